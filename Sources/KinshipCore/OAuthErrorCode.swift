@@ -1,0 +1,43 @@
+/// The error codes of OAuth 2.0 (RFC 6749 §4.1.2.1 and §5.2, RFC 7009 §2.2.1).
+public struct OAuthErrorCode: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let invalidRequest: OAuthErrorCode = "invalid_request"
+    public static let invalidClient: OAuthErrorCode = "invalid_client"
+    public static let invalidGrant: OAuthErrorCode = "invalid_grant"
+    public static let unauthorizedClient: OAuthErrorCode = "unauthorized_client"
+    public static let unsupportedGrantType: OAuthErrorCode = "unsupported_grant_type"
+    public static let unsupportedResponseType: OAuthErrorCode = "unsupported_response_type"
+    public static let unsupportedTokenType: OAuthErrorCode = "unsupported_token_type"
+    public static let invalidScope: OAuthErrorCode = "invalid_scope"
+    public static let accessDenied: OAuthErrorCode = "access_denied"
+    public static let serverError: OAuthErrorCode = "server_error"
+    public static let temporarilyUnavailable: OAuthErrorCode = "temporarily_unavailable"
+}
+
+/// The JSON body of an error from the token or revocation endpoint (RFC 6749 §5.2).
+public struct OAuthErrorBody: Codable, Sendable, Equatable, Error {
+    public var error: OAuthErrorCode
+    public var errorDescription: String?
+
+    public init(_ error: OAuthErrorCode, _ description: String? = nil) {
+        self.error = error
+        self.errorDescription = description
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+}

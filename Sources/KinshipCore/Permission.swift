@@ -1,0 +1,62 @@
+/// A permission an app asks a person for, named as on the wire (`public_profile`, `email`, …).
+///
+/// Permissions are open strings so that a newer server's permission survives an older client,
+/// but only the ones in ``PermissionCatalogue`` can be requested from the platform.
+public struct Permission: RawRepresentable, Hashable, Comparable, Codable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.rawValue)
+    }
+
+    public var description: String { self.rawValue }
+
+    public static func < (lhs: Permission, rhs: Permission) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Name, profile picture, link, locale, age range: granted with every login.
+    public static let publicProfile: Permission = "public_profile"
+    /// The person's primary email address.
+    public static let email: Permission = "email"
+    /// The person's friends who also use the app and granted it `user_friends`.
+    public static let userFriends: Permission = "user_friends"
+    /// The person's birthday.
+    public static let userBirthday: Permission = "user_birthday"
+    /// The person's hometown.
+    public static let userHometown: Permission = "user_hometown"
+    /// The person's current city.
+    public static let userLocation: Permission = "user_location"
+    /// The posts on the person's timeline.
+    public static let userPosts: Permission = "user_posts"
+    /// Posting to the person's timeline on their behalf.
+    public static let publishActions: Permission = "publish_actions"
+
+    /// Parses a scope as apps send it: names separated by commas and/or white space.
+    ///
+    /// Order is kept, duplicates and empty names are dropped: `"email, user_friends email"`
+    /// gives `[email, user_friends]`.
+    public static func list(fromScope scope: String) -> [Permission] {
+        var seen = Set<String>()
+        var result: [Permission] = []
+        for name in scope.split(whereSeparator: { $0 == "," || $0.isWhitespace }) {
+            let name = String(name)
+            if seen.insert(name).inserted { result.append(Permission(name)) }
+        }
+        return result
+    }
+
+    /// Writes permissions as a scope string (comma-separated, as the dialog accepts).
+    public static func scope<S: Sequence>(of permissions: S) -> String where S.Element == Permission {
+        permissions.map(\.rawValue).joined(separator: ",")
+    }
+}

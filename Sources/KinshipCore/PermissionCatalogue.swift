@@ -1,0 +1,56 @@
+/// Whether a permission lets an app read data or act for the person.
+///
+/// Read and publish permissions are asked for in separate logins: an app first logs a person in
+/// with read permissions and asks to publish only when the person is about to post.
+public enum PermissionKind: String, Sendable, Codable {
+    case read
+    case publish
+}
+
+/// What the login dialog says about one permission.
+public struct PermissionDescriptor: Sendable, Hashable {
+    /// The permission's wire name.
+    public let permission: Permission
+    /// Read or publish.
+    public let kind: PermissionKind
+    /// A short phrase for the consent page, completing "The app will receive …".
+    public let summary: String
+    /// `true` for `public_profile`: part of every login, never a checkbox.
+    public let isAlwaysGranted: Bool
+
+    public init(_ permission: Permission, kind: PermissionKind, summary: String, isAlwaysGranted: Bool = false) {
+        self.permission = permission
+        self.kind = kind
+        self.summary = summary
+        self.isAlwaysGranted = isAlwaysGranted
+    }
+}
+
+/// The permissions the platform knows, in the order the consent page lists them.
+public enum PermissionCatalogue {
+    /// Every permission an app may request.
+    public static let all: [PermissionDescriptor] = [
+        .init(.publicProfile, kind: .read, summary: "your name and profile picture", isAlwaysGranted: true),
+        .init(.email, kind: .read, summary: "your email address"),
+        .init(.userFriends, kind: .read, summary: "your friend list (friends who also use this app)"),
+        .init(.userBirthday, kind: .read, summary: "your birthday"),
+        .init(.userHometown, kind: .read, summary: "your hometown"),
+        .init(.userLocation, kind: .read, summary: "your current city"),
+        .init(.userPosts, kind: .read, summary: "the posts on your timeline"),
+        .init(.publishActions, kind: .publish, summary: "permission to post on your behalf"),
+    ]
+
+    private static let byName: [Permission: PermissionDescriptor] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.permission, $0) }
+    )
+
+    /// The descriptor of a known permission, or `nil` for an unknown name.
+    public static func descriptor(for permission: Permission) -> PermissionDescriptor? {
+        byName[permission]
+    }
+
+    /// Whether the platform knows this permission.
+    public static func contains(_ permission: Permission) -> Bool {
+        byName[permission] != nil
+    }
+}

@@ -1,0 +1,85 @@
+/// The token endpoint's answer (`POST /oauth/access_token`).
+public struct TokenResponse: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var tokenType: String
+    /// Seconds until the token expires.
+    public var expiresIn: Int
+    /// Every permission the person has granted this app.
+    public var grantedScopes: [Permission]
+    /// Every permission the person has declined for this app.
+    public var declinedScopes: [Permission]
+
+    public init(
+        accessToken: String, tokenType: String = "bearer", expiresIn: Int, grantedScopes: [Permission],
+        declinedScopes: [Permission]
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.grantedScopes = grantedScopes
+        self.declinedScopes = declinedScopes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case grantedScopes = "granted_scopes"
+        case declinedScopes = "declined_scopes"
+    }
+}
+
+/// What `GET /debug_token` says about a token.
+public struct TokenDebugInfo: Codable, Sendable, Equatable {
+    /// Why a token is not valid.
+    public struct Problem: Codable, Sendable, Equatable {
+        public var code: Int
+        public var subcode: Int?
+        public var message: String
+
+        public init(code: Int, subcode: Int?, message: String) {
+            self.code = code
+            self.subcode = subcode
+            self.message = message
+        }
+    }
+
+    public var appID: String?
+    public var type: String?
+    public var application: String?
+    public var userID: String?
+    public var scopes: [Permission]
+    public var isValid: Bool
+    /// Unix seconds.
+    public var expiresAt: Int?
+    /// Unix seconds.
+    public var issuedAt: Int?
+    public var error: Problem?
+
+    public init(
+        appID: String?, type: String?, application: String?, userID: String?, scopes: [Permission],
+        isValid: Bool, expiresAt: Int?, issuedAt: Int?, error: Problem?
+    ) {
+        self.appID = appID
+        self.type = type
+        self.application = application
+        self.userID = userID
+        self.scopes = scopes
+        self.isValid = isValid
+        self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case appID = "app_id"
+        case type
+        case application
+        case userID = "user_id"
+        case scopes
+        case isValid = "is_valid"
+        case expiresAt = "expires_at"
+        case issuedAt = "issued_at"
+        case error
+    }
+}

@@ -1,0 +1,54 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Builds the HTTP application `kinship serve` runs: every route, the middleware around them, and
+/// the services they share.
+public enum KinshipApplication {
+    /// The application, ready to run on `configuration.host:configuration.port`.
+    public static func make(
+        platform: Platform, configuration: ServerConfiguration, logger: Logger
+    ) async throws -> some ApplicationProtocol {
+        let pages = try await PageRenderer.load()
+        let csrf = CSRFProtection(key: try await platform.serverKeys.key(named: "csrf"))
+        let issuer = Issuer(configuration.publicURL ?? Issuer.loopbackURL(host: configuration.host, port: configuration.port))
+        let inspector = TokenInspector(platform: platform)
+        let clients = ClientAuthenticator(apps: platform.apps)
+
+        let router = Router(context: KinshipRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.get("/healthz") { _, _ in "ok" }
+        router.get("/assets/kinship.css") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: pages.stylesheet)))
+        }
+        DiscoveryController(issuer: issuer).addRoutes(to: router)
+        DialogController(
+            platform: platform, configuration: configuration, pages: pages,
+            validator: DialogRequestValidator(apps: platform.apps, pages: pages), csrf: csrf,
+            throttle: LoginThrottle(database: platform.database, limits: configuration.loginLimits),
+            cookies: DialogCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime),
+            decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate())
+        ).addRoutes(to: router)
+        TokenController(platform: platform, configuration: configuration, clients: clients, inspector: inspector)
+            .addRoutes(to: router)
+        DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
+        RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
+
+        let publicURLConfigured = configuration.publicURL != nil
+        let host = configuration.host
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Kinship"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                if !publicURLConfigured { issuer.update(Issuer.loopbackURL(host: host, port: port)) }
+                logger.info("Kinship is listening", metadata: ["url": "\(issuer.url)"])
+            },
+            logger: logger
+        )
+    }
+}

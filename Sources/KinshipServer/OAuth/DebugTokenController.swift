@@ -1,0 +1,56 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import KinshipCore
+
+/// `GET /debug_token?input_token=T&access_token=APP_ID|APP_SECRET`: what a token is, for the app's
+/// own server. An app learns nothing about tokens of other apps.
+struct DebugTokenController: Sendable {
+    let platform: Platform
+    let inspector: TokenInspector
+
+    func addRoutes(to router: Router<KinshipRequestContext>) {
+        router.get("/debug_token") { request, context in try await debug(request, context) }
+    }
+
+    private func debug(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let query = FormReader.query(of: request)
+        let bearer = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let appToken = query["access_token"] ?? bearer, let bar = appToken.firstIndex(of: "|") else {
+            return GraphErrorResponse.make(code: GraphErrorCode.invalidToken,
+                message: "debug_token needs an app access token: access_token=APP_ID|APP_SECRET.", status: .unauthorized, context: context)
+        }
+        let appID = String(appToken[..<bar])
+        let secret = String(appToken[appToken.index(after: bar)...])
+        guard let app = try await platform.apps.find(id: appID), app.verifySecret(secret) else {
+            return GraphErrorResponse.make(code: GraphErrorCode.invalidToken, message: "Invalid OAuth access token signature.",
+                status: .unauthorized, context: context)
+        }
+        guard let inputToken = query["input_token"], !inputToken.isEmpty else {
+            return GraphErrorResponse.make(code: GraphErrorCode.invalidParameter, message: "The parameter input_token is required.",
+                type: "GraphMethodException", status: .badRequest, context: context)
+        }
+        return JSONResponse.make(["data": try await describe(inputToken, for: app)])
+    }
+
+    private func describe(_ token: String, for app: AppRecord) async throws -> TokenDebugInfo {
+        switch try await inspector.inspect(token) {
+        case .success(let grant) where grant.token.appId == app.id:
+            return TokenDebugInfo(
+                appID: app.id, type: "USER", application: app.name, userID: grant.token.userId,
+                scopes: grant.authorization.granted, isValid: true, expiresAt: grant.token.expiresAt,
+                issuedAt: grant.token.issuedAt, error: nil)
+        case .failure(let refusal) where refusal.token?.appId == app.id:
+            let record = refusal.token!
+            return TokenDebugInfo(
+                appID: app.id, type: "USER", application: app.name, userID: record.userId, scopes: [], isValid: false,
+                expiresAt: record.expiresAt, issuedAt: record.issuedAt,
+                error: .init(code: GraphErrorCode.invalidToken, subcode: refusal.subcode, message: refusal.message))
+        default:
+            return TokenDebugInfo(
+                appID: nil, type: nil, application: nil, userID: nil, scopes: [], isValid: false, expiresAt: nil, issuedAt: nil,
+                error: .init(code: GraphErrorCode.invalidToken, subcode: GraphErrorCode.subcodeInvalidToken,
+                    message: "Invalid OAuth access token."))
+        }
+    }
+}

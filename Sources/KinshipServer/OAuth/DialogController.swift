@@ -1,0 +1,233 @@
+import HTTPTypes
+import Hummingbird
+import KinshipCore
+import Logging
+
+/// The login dialog: `GET /dialog/oauth` shows the login form or the consent page; the forms post
+/// to `/dialog/login`, `/dialog/oauth/confirm` and `/dialog/logout`.
+struct DialogController: Sendable {
+    let platform: Platform
+    let configuration: ServerConfiguration
+    let pages: PageRenderer
+    let validator: DialogRequestValidator
+    let csrf: CSRFProtection
+    let throttle: LoginThrottle
+    let cookies: DialogCookies
+    /// A bcrypt hash checked when the login names no account, so that a wrong login and a wrong
+    /// password take the same time.
+    let decoyPasswordHash: String
+
+    func addRoutes(to router: Router<KinshipRequestContext>) {
+        router.get("/dialog/oauth") { request, context in try await show(request, context) }
+        router.post("/dialog/login") { request, context in try await logIn(request, context) }
+        router.post("/dialog/oauth/confirm") { request, context in try await confirm(request, context) }
+        router.post("/dialog/logout") { request, context in try await logOut(request, context) }
+    }
+
+    // MARK: - Routes
+
+    private func show(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let accepted: DialogRequestValidator.Accepted
+        switch try await validator.validate(FormReader.query(of: request)) {
+        case .success(let value): accepted = value
+        case .failure(let rejection): return rejection.response
+        }
+        guard let session = request.cookies[DialogCookies.session]?.value,
+            let userID = try await platform.browserSessions.userID(forCookie: session),
+            let user = try await platform.users.find(id: userID)
+        else {
+            return loginPage(request, accepted, message: nil, login: "", status: .ok)
+        }
+        return try await consentPage(accepted, user: user, session: session)
+    }
+
+    private func logIn(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form: FormParameters
+        switch await readForm(request) {
+        case .success(let value): form = value
+        case .failure(let failure): return failure.response
+        }
+        let accepted: DialogRequestValidator.Accepted
+        switch try await validator.validate(form) {
+        case .success(let value): accepted = value
+        case .failure(let rejection): return rejection.response
+        }
+        let login = String((form["login"] ?? "").trimmingPrefix(while: \.isWhitespace).prefix(254)).lowercased()
+        guard csrf.verify(form["csrf_token"], boundTo: request.cookies[DialogCookies.loginCSRF].map { "login:" + $0.value }) else {
+            return loginPage(request, accepted, message: "This form expired. Please log in again.", login: login, status: .forbidden)
+        }
+        let address = context.clientAddress
+        if let retryAfter = try await throttle.retryAfter(account: login, address: address) {
+            context.logger.notice("Login refused: too many failures", metadata: ["login.address": "\(address)"])
+            var response = loginPage(request, accepted,
+                message: "Too many failed attempts. Try again in \(Self.minutes(retryAfter)).", login: login, status: .tooManyRequests)
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
+        }
+        let user = try await platform.users.find(login: login)
+        let password = form["password"] ?? ""
+        let passwordMatches: Bool
+        if let user {
+            passwordMatches = try await platform.users.verifyPassword(password, of: user)
+        } else {
+            _ = try await PasswordHasher().verify(password, against: decoyPasswordHash)
+            passwordMatches = false
+        }
+        guard let user, passwordMatches else {
+            try await throttle.recordFailure(account: login, address: address)
+            context.logger.info("Login failed", metadata: ["login.known_account": "\(user != nil)", "login.address": "\(address)"])
+            return loginPage(request, accepted, message: "The email, username or password is not right.", login: login, status: .unauthorized)
+        }
+        try await throttle.clear(account: login)
+        let session = try await platform.browserSessions.start(userID: user.id, lifetime: configuration.browserSessionLifetime)
+        context.logger.info("Logged in to the dialog", metadata: ["user.id": "\(user.id)", "app.id": "\(accepted.app.id)"])
+        var response = Self.backToDialog(accepted.request)
+        response.setCookie(cookies.session(session))
+        return response
+    }
+
+    private func confirm(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form: FormParameters
+        switch await readForm(request) {
+        case .success(let value): form = value
+        case .failure(let failure): return failure.response
+        }
+        let accepted: DialogRequestValidator.Accepted
+        switch try await validator.validate(form) {
+        case .success(let value): accepted = value
+        case .failure(let rejection): return rejection.response
+        }
+        guard let session = request.cookies[DialogCookies.session]?.value,
+            let userID = try await platform.browserSessions.userID(forCookie: session)
+        else {
+            return Self.backToDialog(accepted.request)
+        }
+        guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
+            return pages.error(status: .forbidden, heading: "This form expired",
+                message: "The consent form could not be verified, so nothing was shared.",
+                detail: "Go back to the app and log in again.")
+        }
+        let dialogRequest = accepted.request
+        guard form["action"] == "continue" else {
+            context.logger.info("Login cancelled", metadata: ["user.id": "\(userID)", "app.id": "\(accepted.app.id)"])
+            return DialogRequestValidator.redirect(dialogRequest, .error(.userDenied, state: dialogRequest.state))
+        }
+        let existing = try await platform.authorizations.active(userID: userID, appID: accepted.app.id)
+        let plan = ConsentPlan(requested: dialogRequest.scope, existing: existing, rerequest: dialogRequest.authType == .rerequest)
+        let ticked = Set(form.all("permission").map { Permission($0) }).intersection(plan.asked)
+        let authorization = try await platform.authorizations.recordConsent(
+            userID: userID, appID: accepted.app.id, granted: ticked, declined: Set(plan.asked).subtracting(ticked))
+        let code = try await platform.codes.issue(
+            authorization: authorization, redirectURI: dialogRequest.redirectURI, codeChallenge: dialogRequest.codeChallenge,
+            lifetime: configuration.codeLifetime)
+        context.logger.info("Login approved", metadata: [
+            "user.id": "\(userID)", "app.id": "\(accepted.app.id)",
+            "granted": "\(Permission.scope(of: authorization.granted))", "declined": "\(Permission.scope(of: authorization.declined))",
+        ])
+        return DialogRequestValidator.redirect(dialogRequest, .code(code, state: dialogRequest.state))
+    }
+
+    private func logOut(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form: FormParameters
+        switch await readForm(request) {
+        case .success(let value): form = value
+        case .failure(let failure): return failure.response
+        }
+        let accepted: DialogRequestValidator.Accepted
+        switch try await validator.validate(form) {
+        case .success(let value): accepted = value
+        case .failure(let rejection): return rejection.response
+        }
+        if let session = request.cookies[DialogCookies.session]?.value {
+            guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
+                return pages.error(status: .forbidden, heading: "This form expired", message: "You are still logged in.",
+                    detail: "Go back to the app and start again.")
+            }
+            try await platform.browserSessions.end(cookie: session)
+        }
+        var response = Self.backToDialog(accepted.request)
+        response.setCookie(cookies.expiredSession())
+        return response
+    }
+
+    // MARK: - Pages
+
+    private func loginPage(
+        _ request: Request, _ accepted: DialogRequestValidator.Accepted, message: String?, login: String,
+        status: HTTPResponse.Status
+    ) -> Response {
+        let existingSecret = request.cookies[DialogCookies.loginCSRF]?.value
+        let secret = existingSecret ?? Secrets.generate(byteCount: 24)
+        var values: [String: Any] = [
+            "title": "Log in", "appName": accepted.app.name, "login": login,
+            "hiddenFields": hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "login:" + secret)),
+        ]
+        if let message { values["message"] = message }
+        var response = pages.page("login", values, status: status)
+        if existingSecret == nil { response.setCookie(cookies.loginCSRF(secret)) }
+        return response
+    }
+
+    private func consentPage(_ accepted: DialogRequestValidator.Accepted, user: UserRecord, session: String) async throws
+        -> Response
+    {
+        let existing = try await platform.authorizations.active(userID: user.id, appID: accepted.app.id)
+        let plan = ConsentPlan(requested: accepted.request.scope, existing: existing, rerequest: accepted.request.authType == .rerequest)
+        let asked: [[String: String]] = plan.asked.compactMap { permission in
+            PermissionCatalogue.descriptor(for: permission).map { ["name": permission.rawValue, "summary": Self.capitalized($0.summary)] }
+        }
+        let alreadyGranted = plan.alreadyGranted.compactMap { PermissionCatalogue.descriptor(for: $0)?.summary }
+        let values: [String: Any] = [
+            "title": "Continue to \(accepted.app.name)", "appName": accepted.app.name, "userName": user.name,
+            "userFirstName": user.firstName ?? user.name,
+            "publicProfileSummary": Self.capitalized(PermissionCatalogue.descriptor(for: .publicProfile)?.summary ?? "your public profile"),
+            "asked": asked, "hasAlreadyGranted": !alreadyGranted.isEmpty, "alreadyGranted": alreadyGranted.joined(separator: ", "),
+            "hiddenFields": hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "session:" + session)),
+        ]
+        return pages.page("consent", values)
+    }
+
+    private func hiddenFields(_ request: AuthorizationRequest, csrfToken: String) -> [[String: String]] {
+        var fields = request.parameters.pairs.map { ["name": $0.name, "value": $0.value] }
+        fields.append(["name": "csrf_token", "value": csrfToken])
+        return fields
+    }
+
+    // MARK: - Helpers
+
+    private func readForm(_ request: Request) async -> Result<FormParameters, FormFailureResponse> {
+        do throws(FormReader.Failure) {
+            let form = try await FormReader.read(request, limit: configuration.maxFormBytes)
+            return .success(form)
+        } catch {
+            switch error {
+            case .notAForm:
+                return .failure(FormFailureResponse(pages.error(status: .unsupportedMediaType, heading: "Unexpected request",
+                    message: "This address takes an HTML form (application/x-www-form-urlencoded).")))
+            case .tooLarge(let limit):
+                return .failure(FormFailureResponse(pages.error(status: .contentTooLarge, heading: "Too much data",
+                    message: "The form was larger than \(limit / 1024) KiB, so it was not read.")))
+            }
+        }
+    }
+
+    /// A 303 back to `GET /dialog/oauth` with the same request: the next step is decided there.
+    private static func backToDialog(_ request: AuthorizationRequest) -> Response {
+        Response(status: .seeOther, headers: [.location: "/dialog/oauth?" + request.parameters.formEncoded])
+    }
+
+    private static func minutes(_ seconds: Int) -> String {
+        let minutes = (seconds + 59) / 60
+        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+    }
+
+    private static func capitalized(_ phrase: String) -> String {
+        phrase.prefix(1).uppercased() + phrase.dropFirst()
+    }
+}
+
+/// A response that answers a form that could not be read.
+struct FormFailureResponse: Error {
+    let response: Response
+    init(_ response: Response) { self.response = response }
+}

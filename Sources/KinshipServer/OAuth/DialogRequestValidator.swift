@@ -1,0 +1,62 @@
+import HTTPTypes
+import Hummingbird
+import KinshipCore
+
+/// Checks a login dialog request in the order RFC 6749 §4.1.2.1 demands: an unknown client or a
+/// redirect URI that does not match gets an error page and never a redirect; once the redirect
+/// URI is trusted, every other problem is reported to the app through it.
+struct DialogRequestValidator: Sendable {
+    /// A request that may be shown to the person.
+    struct Accepted: Sendable {
+        let request: AuthorizationRequest
+        let app: AppRecord
+    }
+
+    /// What to answer instead of the dialog.
+    enum Rejection: Error {
+        case page(Response)
+        case redirect(Response)
+
+        var response: Response {
+            switch self {
+            case .page(let response), .redirect(let response): response
+            }
+        }
+    }
+
+    let apps: AppStore
+    let pages: PageRenderer
+
+    func validate(_ parameters: FormParameters) async throws -> Result<Accepted, Rejection> {
+        let request: AuthorizationRequest
+        do {
+            request = try AuthorizationRequest(parameters: parameters)
+        } catch {
+            return .failure(.page(pages.error(status: .badRequest, heading: "This login link is incomplete", message: error.description,
+                detail: "Go back to the app and try logging in again; if it keeps happening, tell the app's developer.")))
+        }
+        guard let app = try await apps.find(id: request.clientID) else {
+            return .failure(.page(pages.error(status: .badRequest, heading: "Unknown app",
+                message: "No app with the id \(request.clientID) is registered on this platform.",
+                detail: "Tell the app's developer to check its app id.")))
+        }
+        guard RedirectURIPolicy.allows(request.redirectURI, for: app) else {
+            return .failure(.page(pages.error(status: .badRequest, heading: "This login link is not allowed",
+                message: "The redirect URI \(request.redirectURI) is not registered for \(app.name).",
+                detail: "For your safety, Kinship only sends people back to addresses the app registered. Tell the app's developer.")))
+        }
+        if let problem = request.redirectableProblem {
+            return .failure(.redirect(Self.redirect(request, .error(problem, state: request.state))))
+        }
+        if !app.isConfidential, request.codeChallenge == nil {
+            let problem = AuthorizationError(.invalidRequest, description: "code_challenge is required (PKCE with S256) for public apps")
+            return .failure(.redirect(Self.redirect(request, .error(problem, state: request.state))))
+        }
+        return .success(Accepted(request: request, app: app))
+    }
+
+    /// A 303 to the app's redirect URI carrying `response`.
+    static func redirect(_ request: AuthorizationRequest, _ response: AuthorizationResponse) -> Response {
+        Response(status: .seeOther, headers: [.location: response.redirectURL(to: request.redirectURI)])
+    }
+}

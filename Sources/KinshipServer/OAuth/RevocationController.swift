@@ -1,0 +1,36 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import KinshipCore
+
+/// `POST /oauth/revoke` (RFC 7009): an app revokes one of its tokens. The answer is 200 whether or
+/// not the token existed, so the endpoint tells nobody which tokens are real.
+struct RevocationController: Sendable {
+    let platform: Platform
+    let configuration: ServerConfiguration
+    let clients: ClientAuthenticator
+
+    func addRoutes(to router: Router<KinshipRequestContext>) {
+        router.post("/oauth/revoke") { request, context in
+            do {
+                return try await revoke(request, context)
+            } catch let failure as OAuthFailure {
+                return failure.response
+            }
+        }
+    }
+
+    private func revoke(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form = try await FormReader.readOAuthForm(request, limit: configuration.maxFormBytes)
+        let client = try await clients.authenticate(form, headers: request.headers).get()
+        if client.app.isConfidential, !client.presentedSecret {
+            throw OAuthFailure(.invalidClient, "\(client.app.name) is a confidential app: authenticate with its client secret.")
+        }
+        guard let token = form["token"], !token.isEmpty else { throw OAuthFailure(.invalidRequest, "token is missing.") }
+        if let record = try await platform.tokens.find(token: token), record.appId == client.app.id {
+            try await platform.tokens.revoke(tokenHash: record.tokenHash)
+            context.logger.info("Token revoked by its app", metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        }
+        return Response(status: .ok, headers: [.cacheControl: "no-store"])
+    }
+}

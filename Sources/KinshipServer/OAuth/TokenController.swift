@@ -1,0 +1,131 @@
+import HTTPTypes
+import Hummingbird
+import KinshipCore
+import Logging
+
+/// `POST /oauth/access_token`: exchanges an authorization code (with its PKCE verifier) for a
+/// token, or a token for a long-lived one (`grant_type=fb_exchange_token`).
+struct TokenController: Sendable {
+    let platform: Platform
+    let configuration: ServerConfiguration
+    let clients: ClientAuthenticator
+    let inspector: TokenInspector
+
+    func addRoutes(to router: Router<KinshipRequestContext>) {
+        router.post("/oauth/access_token") { request, context in
+            do {
+                return try await exchange(request, context)
+            } catch let failure as OAuthFailure {
+                context.logger.info("Token request refused", metadata: [
+                    "oauth.error": "\(failure.body.error.rawValue)", "oauth.error_description": "\(failure.body.errorDescription ?? "")",
+                ])
+                return failure.response
+            }
+        }
+    }
+
+    private func exchange(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form = try await FormReader.readOAuthForm(request, limit: configuration.maxFormBytes)
+        let client = try await clients.authenticate(form, headers: request.headers).get()
+        switch form["grant_type"] {
+        case "authorization_code":
+            return try await redeemCode(form, client, context)
+        case "fb_exchange_token":
+            return try await extend(form, client, context)
+        case nil, "":
+            throw OAuthFailure(.invalidRequest, "grant_type is missing.")
+        case let other?:
+            throw OAuthFailure(.unsupportedGrantType, "grant_type \(other) is not supported; use authorization_code or fb_exchange_token.")
+        }
+    }
+
+    private func redeemCode(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext)
+        async throws -> Response
+    {
+        if client.app.isConfidential, !client.presentedSecret {
+            throw OAuthFailure(.invalidClient, "\(client.app.name) is a confidential app: authenticate with its client secret.")
+        }
+        guard let code = form["code"], !code.isEmpty else { throw OAuthFailure(.invalidRequest, "code is missing.") }
+        guard let redirectURI = form["redirect_uri"], !redirectURI.isEmpty else {
+            throw OAuthFailure(.invalidRequest, "redirect_uri is missing.")
+        }
+        guard let record = try await platform.codes.find(code: code) else {
+            throw OAuthFailure(.invalidGrant, "The authorization code is not valid.")
+        }
+        if record.usedAt != nil {
+            try await refuseReplay(record, context)
+        }
+        guard record.appId == client.app.id else {
+            throw OAuthFailure(.invalidGrant, "The authorization code was issued to another app.")
+        }
+        guard record.redirectUri == redirectURI else {
+            throw OAuthFailure(.invalidGrant, "redirect_uri does not match the one the code was issued for.")
+        }
+        guard record.expiresAt > UnixTime.now() else {
+            throw OAuthFailure(.invalidGrant, "The authorization code has expired; log in again.")
+        }
+        let verifier = form["code_verifier"]
+        switch (record.codeChallenge, verifier) {
+        case (let challenge?, let verifier?):
+            guard PKCE.isWellFormedVerifier(verifier), Secrets.verifierMatches(verifier, challenge: challenge) else {
+                throw OAuthFailure(.invalidGrant, "code_verifier does not match the code_challenge.")
+            }
+        case (_?, nil):
+            throw OAuthFailure(.invalidRequest, "code_verifier is missing.")
+        case (nil, _?):
+            throw OAuthFailure(.invalidGrant, "A code_verifier was sent for a code issued without a code_challenge.")
+        case (nil, nil):
+            break
+        }
+        guard try await platform.codes.consume(codeHash: record.codeHash) else {
+            try await refuseReplay(record, context)
+        }
+        guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
+        else {
+            throw OAuthFailure(.invalidGrant, "The person removed the app after this code was issued.")
+        }
+        let issued = try await platform.tokens.issue(
+            authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash)
+        context.logger.info("Token issued", metadata: ["user.id": "\(authorization.userID)", "app.id": "\(authorization.appID)"])
+        return tokenResponse(issued.token, seconds: configuration.shortTokenLifetime, authorization)
+    }
+
+    /// A code used twice means it leaked: refuse, and revoke what its first use issued (RFC 6749 §4.1.2).
+    private func refuseReplay(_ record: AuthorizationCodeRecord, _ context: KinshipRequestContext) async throws -> Never {
+        try await platform.tokens.revokeTokens(issuedFromCodeHash: record.codeHash)
+        context.logger.warning("Authorization code replayed; its tokens were revoked",
+            metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        throw OAuthFailure(.invalidGrant, "The authorization code has already been used; the tokens it issued are revoked.")
+    }
+
+    private func extend(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext)
+        async throws -> Response
+    {
+        guard client.presentedSecret else {
+            throw OAuthFailure(.invalidClient, "Exchanging for a long-lived token needs the app's client secret.")
+        }
+        guard let token = form["fb_exchange_token"], !token.isEmpty else {
+            throw OAuthFailure(.invalidRequest, "fb_exchange_token is missing.")
+        }
+        let grant: TokenInspector.Grant
+        switch try await inspector.inspect(token) {
+        case .success(let value): grant = value
+        case .failure(let refusal): throw OAuthFailure(.invalidGrant, refusal.message)
+        }
+        guard grant.token.appId == client.app.id else {
+            throw OAuthFailure(.invalidGrant, "The token was issued to another app.")
+        }
+        let issued = try await platform.tokens.issue(
+            authorization: grant.authorization, lifetime: .long, seconds: configuration.longTokenLifetime,
+            codeHash: grant.token.codeHash)
+        context.logger.info("Long-lived token issued", metadata: ["user.id": "\(grant.authorization.userID)", "app.id": "\(client.app.id)"])
+        return tokenResponse(issued.token, seconds: configuration.longTokenLifetime, grant.authorization)
+    }
+
+    private func tokenResponse(_ token: String, seconds: Int, _ authorization: Authorization) -> Response {
+        JSONResponse.make(
+            TokenResponse(accessToken: token, expiresIn: seconds, grantedScopes: authorization.granted,
+                declinedScopes: authorization.declined),
+            headers: [.cacheControl: "no-store", .pragma: "no-cache"])
+    }
+}

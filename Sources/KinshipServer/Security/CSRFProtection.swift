@@ -1,0 +1,26 @@
+import Crypto
+import Foundation
+
+/// Tokens that prove a form was served by this platform to this browser.
+///
+/// A token is an HMAC, under a key all server processes share, of the secret it is bound to: the
+/// browser's session cookie on the consent and logout forms, or a pre-login cookie on the login
+/// form. A page on another site can neither read the cookie nor compute the token.
+struct CSRFProtection: Sendable {
+    private let key: Data
+
+    init(key: String) {
+        self.key = Data(key.utf8)
+    }
+
+    /// The token for a form bound to `secret`.
+    func token(boundTo secret: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(secret.utf8), using: SymmetricKey(data: key))).base64URLEncodedString()
+    }
+
+    /// Whether a submitted token is the one for `secret`, compared in constant time.
+    func verify(_ submitted: String?, boundTo secret: String?) -> Bool {
+        guard let submitted, let secret, !secret.isEmpty else { return false }
+        return Secrets.constantTimeEquals(submitted, token(boundTo: secret))
+    }
+}

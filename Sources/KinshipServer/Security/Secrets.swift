@@ -1,0 +1,52 @@
+import Crypto
+import Foundation
+
+/// Random secrets and identifiers, and the one-way form in which secrets are stored.
+enum Secrets {
+    /// A random secret of `byteCount` bytes, base64url without padding, after `prefix`.
+    ///
+    /// The prefix (`kat_` for access tokens, `kac_` for codes) lets secret scanners and people
+    /// tell what a leaked string is.
+    static func generate(prefix: String = "", byteCount: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return prefix + Data(bytes).base64URLEncodedString()
+    }
+
+    /// A random numeric identifier of 15 digits, in the style of Graph object ids.
+    static func numericID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(UInt64.random(in: 100_000_000_000_000...999_999_999_999_999, using: &generator))
+    }
+
+    /// The SHA-256 of a secret, in lowercase hex: what the database keeps instead of the secret.
+    static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares two strings in time that depends only on their lengths, not on where they differ.
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let lhs = Array(lhs.utf8)
+        let rhs = Array(rhs.utf8)
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+
+    /// Whether a PKCE `code_verifier` hashes to the S256 `code_challenge` (RFC 7636 §4.6).
+    static func verifierMatches(_ verifier: String, challenge: String) -> Bool {
+        let digest = SHA256.hash(data: Data(verifier.utf8))
+        return constantTimeEquals(Data(digest).base64URLEncodedString(), challenge)
+    }
+}
+
+extension Data {
+    /// Base64url without padding (RFC 4648 §5).
+    func base64URLEncodedString() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Everything `kinship serve` can be told.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on. Loopback by default: put a TLS-terminating proxy in front to
+    /// serve the outside world.
+    public var host: String
+    /// The port to listen on; `0` picks a free one.
+    public var port: Int
+    /// The URL people and apps reach the platform at (the OAuth `issuer`). Defaults to
+    /// `http://HOST:PORT`.
+    public var publicURL: String?
+    public var database: DatabaseLocation
+    /// bcrypt's work factor for new passwords.
+    public var bcryptCost: UInt8
+    /// Failed logins allowed per account and per address in a sliding window.
+    public var loginLimits: LoginLimits
+    /// Seconds an authorization code may wait for its exchange.
+    public var codeLifetime: Int
+    /// Seconds a token from a login lives.
+    public var shortTokenLifetime: Int
+    /// Seconds a token from `fb_exchange_token` lives (60 days).
+    public var longTokenLifetime: Int
+    /// Seconds a person stays logged in to the dialog in one browser.
+    public var browserSessionLifetime: Int
+    /// The largest form body accepted, in bytes.
+    public var maxFormBytes: Int
+
+    /// Failed logins allowed per account and per address in a sliding window.
+    public struct LoginLimits: Sendable {
+        public var perAccount: Int
+        public var perAddress: Int
+        public var windowSeconds: Int
+
+        public init(perAccount: Int = 5, perAddress: Int = 20, windowSeconds: Int = 15 * 60) {
+            self.perAccount = perAccount
+            self.perAddress = perAddress
+            self.windowSeconds = windowSeconds
+        }
+    }
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
+        database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
+        codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
+        browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.publicURL = publicURL
+        self.database = database
+        self.bcryptCost = bcryptCost
+        self.loginLimits = loginLimits
+        self.codeLifetime = codeLifetime
+        self.shortTokenLifetime = shortTokenLifetime
+        self.longTokenLifetime = longTokenLifetime
+        self.browserSessionLifetime = browserSessionLifetime
+        self.maxFormBytes = maxFormBytes
+    }
+}

@@ -1,0 +1,29 @@
+/// An app registered on the platform (an OAuth client), as stored.
+public struct AppRecord: Sendable, Equatable {
+    /// The client id, also the `APP_ID` of the `kinship{APP_ID}://authorize` scheme.
+    public var id: String
+    public var name: String
+    /// `true` for apps that keep their secret on a server: they authenticate the code exchange
+    /// with it. Every other app is public and must use PKCE.
+    public var isConfidential: Bool
+    /// The redirect URIs registered for the app, matched exactly (loopback ports excepted).
+    public var redirectURIs: [String]
+    var secretHash: String
+    public var createdAt: Int
+
+    /// The custom scheme redirect every app may use without registering it.
+    public var customSchemeRedirectURI: String { "kinship\(id)://authorize" }
+
+    /// Whether `secret` is this app's secret, compared in constant time.
+    func verifySecret(_ secret: String) -> Bool {
+        Secrets.constantTimeEquals(Secrets.hash(secret), secretHash)
+    }
+}
+
+struct AppRow: Decodable {
+    var id: String
+    var name: String
+    var isConfidential: Int
+    var secretHash: String
+    var createdAt: Int
+}

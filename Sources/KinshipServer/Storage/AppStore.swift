@@ -1,0 +1,81 @@
+import Foundation
+import SQLKit
+
+/// Registered apps: create (which hands out the only clear copy of the secret), find, list.
+public struct AppStore: Sendable {
+    let database: Database
+
+    /// Registers an app and returns it with its client secret, which is not stored in clear and
+    /// cannot be shown again.
+    public func create(name: String, redirectURIs: [String], isConfidential: Bool) async throws -> (
+        app: AppRecord, secret: String
+    ) {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100 else { throw AppError.invalid("The app name must be 1 to 100 characters.") }
+        var uris: [String] = []
+        for uri in redirectURIs {
+            try RedirectURIPolicy.validateForRegistration(uri)
+            if !uris.contains(uri) { uris.append(uri) }
+        }
+        let secret = Secrets.generate(byteCount: 24)
+        let app = AppRecord(
+            id: Secrets.numericID(), name: name, isConfidential: isConfidential, redirectURIs: uris,
+            secretHash: Secrets.hash(secret), createdAt: UnixTime.now())
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO apps (id, name, secret_hash, is_confidential, created_at)
+                VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.secretHash), \(bind: app.isConfidential ? 1 : 0), \(bind: app.createdAt))
+                """
+            ).run()
+            for uri in app.redirectURIs {
+                try await sql.raw("INSERT INTO app_redirect_uris (app_id, uri) VALUES (\(bind: app.id), \(bind: uri))").run()
+            }
+        }
+        return (app, secret)
+    }
+
+    /// The app with this client id.
+    public func find(id: String) async throws -> AppRecord? {
+        try await database.withConnection { sql in
+            guard let row = try await sql.raw("SELECT * FROM apps WHERE id = \(bind: id)").first(decoding: AppRow.self, with: .snakeCase)
+            else { return nil }
+            let uris = try await sql.raw("SELECT uri FROM app_redirect_uris WHERE app_id = \(bind: id) ORDER BY uri")
+                .all(decodingColumn: "uri", as: String.self)
+            return AppRecord(row, redirectURIs: uris)
+        }
+    }
+
+    /// Every app, oldest first.
+    public func list() async throws -> [AppRecord] {
+        try await database.withConnection { sql in
+            let rows = try await sql.raw("SELECT * FROM apps ORDER BY created_at, id").all(decoding: AppRow.self, with: .snakeCase)
+            let uriRows = try await sql.raw("SELECT app_id, uri FROM app_redirect_uris ORDER BY uri").all()
+            var urisByApp: [String: [String]] = [:]
+            for row in uriRows {
+                urisByApp[try row.decode(column: "app_id", as: String.self), default: []].append(
+                    try row.decode(column: "uri", as: String.self))
+            }
+            return rows.map { AppRecord($0, redirectURIs: urisByApp[$0.id] ?? []) }
+        }
+    }
+}
+
+extension AppRecord {
+    init(_ row: AppRow, redirectURIs: [String]) {
+        self.init(
+            id: row.id, name: row.name, isConfidential: row.isConfidential != 0, redirectURIs: redirectURIs,
+            secretHash: row.secretHash, createdAt: row.createdAt)
+    }
+}
+
+/// Why an app could not be registered.
+public enum AppError: Error, Equatable, CustomStringConvertible {
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): message
+        }
+    }
+}

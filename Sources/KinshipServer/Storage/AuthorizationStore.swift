@@ -1,0 +1,91 @@
+import KinshipCore
+import SQLKit
+
+/// The logins people have given apps, and the permission each holds.
+struct AuthorizationStore: Sendable {
+    let database: Database
+
+    /// The person's current (not revoked) login to the app, if any.
+    func active(userID: String, appID: String) async throws -> Authorization? {
+        try await database.withConnection { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT * FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
+                ).first(decoding: AuthorizationRow.self, with: .snakeCase)
+            else { return nil }
+            return try await Self.load(row, sql)
+        }
+    }
+
+    /// The login with this id, revoked or not.
+    func find(id: String) async throws -> Authorization? {
+        try await database.withConnection { sql in
+            guard
+                let row = try await sql.raw("SELECT * FROM authorizations WHERE id = \(bind: id)")
+                    .first(decoding: AuthorizationRow.self, with: .snakeCase)
+            else { return nil }
+            return try await Self.load(row, sql)
+        }
+    }
+
+    /// Records what the person chose on the consent page: creates their login to the app if they
+    /// have none, and sets each listed permission's status. `public_profile` is always granted.
+    func recordConsent(
+        userID: String, appID: String, granted: Set<Permission>, declined: Set<Permission>
+    ) async throws -> Authorization {
+        let now = UnixTime.now()
+        let authorizationID = try await database.transaction { sql -> String in
+            let existing = try await sql.raw(
+                "SELECT id FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
+            ).first(decodingColumn: "id", as: String.self)
+            let id = existing ?? Secrets.generate(byteCount: 16)
+            if existing == nil {
+                try await sql.raw(
+                    "INSERT INTO authorizations (id, user_id, app_id, created_at) VALUES (\(bind: id), \(bind: userID), \(bind: appID), \(bind: now))"
+                ).run()
+            }
+            let statuses = granted.union([.publicProfile]).map { ($0, Authorization.Status.granted) }
+                + declined.subtracting(granted).subtracting([.publicProfile]).map { ($0, Authorization.Status.declined) }
+            for (permission, status) in statuses {
+                try await sql.raw(
+                    """
+                    INSERT INTO authorization_permissions (authorization_id, permission, status, updated_at)
+                    VALUES (\(bind: id), \(bind: permission.rawValue), \(bind: status.rawValue), \(bind: now))
+                    ON CONFLICT (authorization_id, permission) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
+                    """
+                ).run()
+            }
+            return id
+        }
+        guard let authorization = try await find(id: authorizationID) else {
+            throw StorageError.vanished("authorization \(authorizationID)")
+        }
+        return authorization
+    }
+
+    private static func load(_ row: AuthorizationRow, _ sql: any SQLDatabase) async throws -> Authorization {
+        let permissionRows = try await sql.raw(
+            "SELECT permission, status FROM authorization_permissions WHERE authorization_id = \(bind: row.id)"
+        ).all()
+        var permissions: [Permission: Authorization.Status] = [:]
+        for permissionRow in permissionRows {
+            let name = try permissionRow.decode(column: "permission", as: String.self)
+            let status = try permissionRow.decode(column: "status", as: String.self)
+            permissions[Permission(name)] = Authorization.Status(rawValue: status)
+        }
+        return Authorization(
+            id: row.id, userID: row.userId, appID: row.appId, createdAt: row.createdAt, revokedAt: row.revokedAt,
+            permissions: permissions)
+    }
+}
+
+/// A storage failure that is not the caller's fault.
+enum StorageError: Error, CustomStringConvertible {
+    case vanished(String)
+
+    var description: String {
+        switch self {
+        case .vanished(let what): "The \(what) disappeared while it was being written."
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What it takes to create an account, checked before anything is stored.
+public struct NewUser: Sendable {
+    public var name: String
+    public var email: String
+    public var password: String
+    public var username: String?
+    public var firstName: String?
+    public var middleName: String?
+    public var lastName: String?
+    public var gender: String?
+    public var locale: String?
+    public var birthday: String?
+
+    public init(
+        name: String, email: String, password: String, username: String? = nil, firstName: String? = nil,
+        middleName: String? = nil, lastName: String? = nil, gender: String? = nil, locale: String? = nil,
+        birthday: String? = nil
+    ) {
+        self.name = name
+        self.email = email
+        self.password = password
+        self.username = username
+        self.firstName = firstName
+        self.middleName = middleName
+        self.lastName = lastName
+        self.gender = gender
+        self.locale = locale
+        self.birthday = birthday
+    }
+
+    /// The account as it will be stored: trimmed, email and username lowercased, first / middle /
+    /// last name taken from `name` where not given ("Ada King Lovelace" → Ada, King, Lovelace).
+    func normalized() throws(AccountError) -> NewUser {
+        var user = self
+        user.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        user.email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        user.username = username?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !user.name.isEmpty, user.name.count <= 100 else {
+            throw .invalid("The name must be 1 to 100 characters.")
+        }
+        guard Self.isPlausibleEmail(user.email) else {
+            throw .invalid("\"\(email)\" is not an email address.")
+        }
+        guard password.count >= 8, password.utf8.count <= 72 else {
+            throw .invalid("The password must be 8 to 72 bytes long (bcrypt reads no further).")
+        }
+        if let username = user.username {
+            guard (3...50).contains(username.count), username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
+                username.contains(where: \.isLetter)
+            else {
+                throw .invalid("A username is 3 to 50 letters, digits, dots or underscores, with at least one letter.")
+            }
+        }
+        if let locale = user.locale, locale.wholeMatch(of: /[a-z]{2,3}(_[A-Z]{2})?/) == nil {
+            throw .invalid("The locale \"\(locale)\" is not of the form en or en_GB.")
+        }
+        if let birthday = user.birthday, !Self.isCalendarDate(birthday) {
+            throw .invalid("The birthday \"\(birthday)\" is not a date of the form YYYY-MM-DD.")
+        }
+        if let gender = user.gender, gender.isEmpty || gender.count > 40 {
+            throw .invalid("The gender must be 1 to 40 characters.")
+        }
+        let words = user.name.split(whereSeparator: \.isWhitespace).map(String.init)
+        if user.firstName == nil, user.lastName == nil, user.middleName == nil {
+            user.firstName = words.first
+            if words.count > 1 { user.lastName = words.last }
+            if words.count > 2 { user.middleName = words.dropFirst().dropLast().joined(separator: " ") }
+        }
+        return user
+    }
+
+    private static func isPlausibleEmail(_ email: String) -> Bool {
+        guard email.count <= 254, !email.contains(where: \.isWhitespace) else { return false }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
+            && !parts[1].hasSuffix(".")
+    }
+
+    private static func isCalendarDate(_ string: String) -> Bool {
+        guard let match = string.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
+            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3)
+        else { return false }
+        let components = DateComponents(calendar: Calendar(identifier: .gregorian), year: year, month: month, day: day)
+        return components.isValidDate
+    }
+}
+
+/// Why an account could not be created or found.
+public enum AccountError: Error, Equatable, CustomStringConvertible {
+    case invalid(String)
+    case emailTaken(String)
+    case usernameTaken(String)
+    case unknownUser(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): message
+        case .emailTaken(let email): "An account with the email \(email) exists already."
+        case .usernameTaken(let username): "The username \(username) is taken."
+        case .unknownUser(let id): "There is no user with id \(id)."
+        }
+    }
+}

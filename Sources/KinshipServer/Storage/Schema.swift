@@ -1,0 +1,122 @@
+/// Kinship's schema, oldest step first. Append new steps; never edit an applied one.
+///
+/// Conventions: ids are text, times are Unix seconds in BIGINT columns, secrets are stored only as
+/// SHA-256 hex (`*_hash` columns) or bcrypt (`password_hash`), and "revoked" is a nullable time.
+enum Schema {
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "accounts, apps, dialog sessions and tokens") { _ in
+            [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    first_name TEXT,
+                    middle_name TEXT,
+                    last_name TEXT,
+                    username TEXT UNIQUE,
+                    email TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    gender TEXT,
+                    locale TEXT,
+                    birthday TEXT,
+                    password_changed_at BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE apps (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    secret_hash TEXT NOT NULL,
+                    is_confidential INTEGER NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE app_redirect_uris (
+                    app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+                    uri TEXT NOT NULL,
+                    PRIMARY KEY (app_id, uri)
+                )
+                """,
+                """
+                CREATE TABLE friendships (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    friend_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, friend_id)
+                )
+                """,
+                """
+                CREATE TABLE authorizations (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE UNIQUE INDEX authorizations_active ON authorizations (user_id, app_id) WHERE revoked_at IS NULL",
+                """
+                CREATE TABLE authorization_permissions (
+                    authorization_id TEXT NOT NULL REFERENCES authorizations(id) ON DELETE CASCADE,
+                    permission TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (authorization_id, permission)
+                )
+                """,
+                """
+                CREATE TABLE authorization_codes (
+                    code_hash TEXT PRIMARY KEY,
+                    authorization_id TEXT NOT NULL REFERENCES authorizations(id) ON DELETE CASCADE,
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT
+                )
+                """,
+                """
+                CREATE TABLE access_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    authorization_id TEXT NOT NULL REFERENCES authorizations(id) ON DELETE CASCADE,
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    lifetime TEXT NOT NULL,
+                    code_hash TEXT,
+                    issued_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX access_tokens_by_code ON access_tokens (code_hash)",
+                "CREATE INDEX access_tokens_by_authorization ON access_tokens (authorization_id)",
+                """
+                CREATE TABLE browser_sessions (
+                    id_hash TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE login_failures (
+                    id TEXT PRIMARY KEY,
+                    subject TEXT NOT NULL,
+                    failed_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX login_failures_by_subject ON login_failures (subject, failed_at)",
+                """
+                CREATE TABLE server_keys (
+                    name TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                )
+                """,
+            ]
+        }
+    ]
+}

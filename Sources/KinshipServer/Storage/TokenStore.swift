@@ -1,0 +1,73 @@
+import SQLKit
+
+/// How long a token lives: a short-lived one from a login, or a long-lived one from an exchange.
+enum TokenLifetime: String, Sendable {
+    case short
+    case long
+}
+
+/// An access token as stored: only its hash, and the login it belongs to.
+struct AccessTokenRecord: Decodable, Sendable {
+    var tokenHash: String
+    var authorizationId: String
+    var appId: String
+    var userId: String
+    var lifetime: String
+    var codeHash: String?
+    var issuedAt: Int
+    var expiresAt: Int
+    var revokedAt: Int?
+}
+
+/// Access tokens: issue, look up, revoke.
+struct TokenStore: Sendable {
+    let database: Database
+
+    /// Issues a token for a login; returns the token (shown once) and its record.
+    func issue(
+        authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?
+    ) async throws -> (token: String, record: AccessTokenRecord) {
+        let token = Secrets.generate(prefix: "kat_")
+        let now = UnixTime.now()
+        let record = AccessTokenRecord(
+            tokenHash: Secrets.hash(token), authorizationId: authorization.id, appId: authorization.appID,
+            userId: authorization.userID, lifetime: lifetime.rawValue, codeHash: codeHash, issuedAt: now,
+            expiresAt: now + seconds, revokedAt: nil)
+        try await database.withConnection { sql in
+            try await sql.raw(
+                """
+                INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at)
+                VALUES (\(bind: record.tokenHash), \(bind: record.authorizationId), \(bind: record.appId), \(bind: record.userId),
+                    \(bind: record.lifetime), \(bind: record.codeHash), \(bind: record.issuedAt), \(bind: record.expiresAt))
+                """
+            ).run()
+        }
+        return (token, record)
+    }
+
+    /// The stored record of a token, whatever its state.
+    func find(token: String) async throws -> AccessTokenRecord? {
+        try await database.withConnection { sql in
+            try await sql.raw("SELECT * FROM access_tokens WHERE token_hash = \(bind: Secrets.hash(token))")
+                .first(decoding: AccessTokenRecord.self, with: .snakeCase)
+        }
+    }
+
+    /// Revokes one token.
+    func revoke(tokenHash: String) async throws {
+        try await database.withConnection { sql in
+            try await sql.raw(
+                "UPDATE access_tokens SET revoked_at = \(bind: UnixTime.now()) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL"
+            ).run()
+        }
+    }
+
+    /// Revokes every token that came from one authorization code (used when the code is replayed).
+    func revokeTokens(issuedFromCodeHash codeHash: String) async throws {
+        try await database.withConnection { sql in
+            try await sql.raw(
+                "UPDATE access_tokens SET revoked_at = \(bind: UnixTime.now()) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
+            ).run()
+        }
+    }
+}

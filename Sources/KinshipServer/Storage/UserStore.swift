@@ -1,0 +1,69 @@
+import Foundation
+import SQLKit
+
+/// Accounts: create, find by id or by what a person types at the login form, list.
+public struct UserStore: Sendable {
+    let database: Database
+    let passwords: PasswordHasher
+
+    /// Stores a new account; the password is kept only as a bcrypt hash.
+    public func create(_ newUser: NewUser) async throws -> UserRecord {
+        let user = try newUser.normalized()
+        let passwordHash = try await passwords.hash(user.password)
+        let now = UnixTime.now()
+        let record = UserRecord(
+            id: Secrets.numericID(), name: user.name, firstName: user.firstName, middleName: user.middleName,
+            lastName: user.lastName, username: user.username, email: user.email, passwordHash: passwordHash,
+            gender: user.gender, locale: user.locale, birthday: user.birthday, passwordChangedAt: now, createdAt: now)
+        try await database.transaction { sql in
+            if try await sql.raw("SELECT id FROM users WHERE email = \(bind: record.email)").first() != nil {
+                throw AccountError.emailTaken(record.email)
+            }
+            if let username = record.username,
+                try await sql.raw("SELECT id FROM users WHERE username = \(bind: username)").first() != nil
+            {
+                throw AccountError.usernameTaken(username)
+            }
+            try await sql.raw(
+                """
+                INSERT INTO users (id, name, first_name, middle_name, last_name, username, email, password_hash,
+                    gender, locale, birthday, password_changed_at, created_at)
+                VALUES (\(bind: record.id), \(bind: record.name), \(bind: record.firstName), \(bind: record.middleName),
+                    \(bind: record.lastName), \(bind: record.username), \(bind: record.email), \(bind: record.passwordHash),
+                    \(bind: record.gender), \(bind: record.locale), \(bind: record.birthday),
+                    \(bind: record.passwordChangedAt), \(bind: record.createdAt))
+                """
+            ).run()
+        }
+        return record
+    }
+
+    /// The account with this id.
+    public func find(id: String) async throws -> UserRecord? {
+        try await database.withConnection { sql in
+            try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first(decoding: UserRecord.self, with: .snakeCase)
+        }
+    }
+
+    /// The account a person means by what they typed at the login form: an email or a username.
+    public func find(login: String) async throws -> UserRecord? {
+        let login = login.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !login.isEmpty else { return nil }
+        return try await database.withConnection { sql in
+            try await sql.raw("SELECT * FROM users WHERE email = \(bind: login) OR username = \(bind: login)")
+                .first(decoding: UserRecord.self, with: .snakeCase)
+        }
+    }
+
+    /// Every account, oldest first.
+    public func list() async throws -> [UserRecord] {
+        try await database.withConnection { sql in
+            try await sql.raw("SELECT * FROM users ORDER BY created_at, id").all(decoding: UserRecord.self, with: .snakeCase)
+        }
+    }
+
+    /// Whether a password is this account's.
+    func verifyPassword(_ password: String, of user: UserRecord) async throws -> Bool {
+        try await passwords.verify(password, against: user.passwordHash)
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+@main
+struct Kinship: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kinship",
+        abstract: "A self-hostable social login and social graph platform.",
+        discussion: """
+            Run the platform with `kinship serve` (an SQLite file in the current folder by default, or \
+            --database postgres://…). Manage accounts, apps and friendships with the admin commands, which \
+            work on the database directly and print one JSON object each.
+
+            Start with `kinship serve --demo` to get a demo app and demo people to log in as.
+            """,
+        subcommands: [ServeCommand.self, UsersCommand.self, AppsCommand.self, FriendsCommand.self]
+    )
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import KinshipServer
+import Logging
+import NIOCore
+
+/// A platform on a scratch database, opened for one test and removed after it.
+func withPlatform<Result: Sendable>(
+    _ engine: TestEngine, _ body: @Sendable (Platform) async throws -> Result
+) async throws -> Result {
+    let scratch = try await engine.makeScratchDatabase()
+    let platform = try await Platform.open(scratch.location, bcryptCost: 4, logger: Logger(label: "test"))
+    do {
+        let result = try await body(platform)
+        await platform.close()
+        await scratch.remove()
+        return result
+    } catch {
+        await platform.close()
+        await scratch.remove()
+        throw error
+    }
+}
+
+/// A live `kinship serve` on a free loopback port, on a scratch database, for one test.
+struct LiveServer: Sendable {
+    let platform: Platform
+    let client: any TestClientProtocol
+
+    /// A new browser with an empty cookie jar.
+    func browser() -> Browser { Browser(client: client) }
+}
+
+func withLiveServer(
+    _ engine: TestEngine, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (LiveServer) async throws -> Void
+) async throws {
+    try await withPlatform(engine) { platform in
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bcryptCost: 4)
+        configure(&configuration)
+        var logger = Logger(label: "test.server")
+        logger.logLevel = .warning
+        let app = try await KinshipApplication.make(platform: platform, configuration: configuration, logger: logger)
+        try await app.test(.live) { client in
+            try await body(LiveServer(platform: platform, client: client))
+        }
+    }
+}
