@@ -49,7 +49,8 @@ public final class Database: Sendable {
         }
     }
 
-    /// Runs `body` with one connection from the pool.
+    /// Runs `body` with one connection from the pool. Queries are never logged: their binds hold
+    /// password and token hashes.
     public func withConnection<Result: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
@@ -57,11 +58,11 @@ public final class Database: Sendable {
         case .sqlite(let pool):
             let connection = try await pool.requestConnection(logger: logger).get()
             defer { pool.releaseConnection(connection, logger: logger) }
-            return try await body(connection.sql(queryLogLevel: .trace))
+            return try await body(connection.sql(queryLogLevel: nil))
         case .postgres(let pool):
             let connection = try await pool.requestConnection(logger: logger).get()
             defer { pool.releaseConnection(connection, logger: logger) }
-            return try await body(connection.sql(queryLogLevel: .trace))
+            return try await body(connection.sql(queryLogLevel: nil))
         }
     }
 
