@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "kinship", targets: ["kinship"]),
         .library(name: "KinshipCore", targets: ["KinshipCore"]),
+        .library(name: "KinshipContacts", targets: ["KinshipContacts"]),
         .library(name: "KinshipServer", targets: ["KinshipServer"]),
     ],
     dependencies: [
@@ -27,10 +28,15 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         .target(
             name: "KinshipCore",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KinshipContacts",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -67,6 +73,14 @@ let package = Package(
         .testTarget(
             name: "KinshipCoreTests",
             dependencies: ["KinshipCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KinshipContactsTests",
+            dependencies: [
+                "KinshipContacts",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,45 @@
+/// Which section a contact is filed under: a pinned one, a letter, or `#`.
+public enum SectionID: Hashable, Sendable, CustomStringConvertible {
+    /// A leading section the list was told to keep first ("Friend requests").
+    case pinned(String)
+    /// `A` … `Z`.
+    case letter(Character)
+    /// `#`: names that start with a digit, a symbol or an emoji, or have no name.
+    case other
+
+    /// The section's title, also its entry in the index.
+    public var title: String {
+        switch self {
+        case .pinned(let title): title
+        case .letter(let letter): String(letter)
+        case .other: "#"
+        }
+    }
+
+    public var description: String { title }
+}
+
+/// One section of a contact list, as a table view shows it.
+public struct ContactSection: Sendable, Hashable, Identifiable {
+    public let id: SectionID
+    public let contacts: [Contact]
+
+    public var title: String { id.title }
+}
+
+/// A row's place in the sections: section index and row index.
+public struct RowPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var section: Int
+    public var row: Int
+
+    public init(section: Int, row: Int) {
+        self.section = section
+        self.row = row
+    }
+
+    public static func < (lhs: RowPosition, rhs: RowPosition) -> Bool {
+        (lhs.section, lhs.row) < (rhs.section, rhs.row)
+    }
+
+    public var description: String { "[\(section), \(row)]" }
+}
