@@ -49,8 +49,9 @@ public struct ContactList: Sendable {
         self.pinnedSections = pinnedSections
         self.selectionMode = selectionMode
         self.keyMaker = ContactKeyMaker(sortOrder: sortOrder, displayOrder: displayOrder, pinnedSections: pinnedSections)
-        for contact in contacts {
-            entries[contact.id] = Entry(contact: contact, key: keyMaker.key(for: contact))
+        entries.reserveCapacity(contacts.count)
+        for entry in keyMaker.entries(for: contacts) {
+            entries[entry.contact.id] = entry
         }
         self.all = SectionedEntries(Array(entries.values))
     }
@@ -156,8 +157,9 @@ public struct ContactList: Sendable {
 
     private mutating func rebuildKeys() {
         keyMaker = ContactKeyMaker(sortOrder: sortOrder, displayOrder: displayOrder, pinnedSections: pinnedSections)
-        for (id, entry) in entries { entries[id] = Entry(contact: entry.contact, key: keyMaker.key(for: entry.contact)) }
-        all = SectionedEntries(Array(entries.values))
+        let rekeyed = keyMaker.entries(for: entries.values.map(\.contact))
+        entries = Dictionary(uniqueKeysWithValues: rekeyed.map { ($0.contact.id, $0) })
+        all = SectionedEntries(rekeyed)
         refilter()
     }
 
@@ -206,7 +208,7 @@ public struct ContactList: Sendable {
                 if !insertedSections.contains(to.section) { change.insertedRows.append(to) }
             case (let from?, let to?):
                 guard let old, let new, old.entry.contact != new.entry.contact else { continue }
-                if old.entry.key == new.entry.key {
+                if old.entry.key.sortBytes == new.entry.key.sortBytes {
                     change.reloadedRows.append(from)
                 } else if deletedSections.contains(from.section) || insertedSections.contains(to.section) {
                     if !deletedSections.contains(from.section) { change.deletedRows.append(from) }

@@ -17,6 +17,9 @@ public enum SectionID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { title }
+
+    /// `A` … `Z`, made once.
+    static let letters: [SectionID] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { .letter(Character(Unicode.Scalar($0))) }
 }
 
 /// One section of a contact list, as a table view shows it.

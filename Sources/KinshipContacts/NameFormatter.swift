@@ -18,12 +18,15 @@ public enum NameFormatter {
 
     static func nonEmpty(_ string: String?) -> String? {
         guard let string else { return nil }
-        let trimmed = string.trimmingCharactersInSpaces()
+        let trimmed = string.trimmingSpaces()
         return trimmed.isEmpty ? nil : trimmed
     }
 
     static func startsWithHan(_ string: String) -> Bool {
-        string.unicodeScalars.first(where: { !$0.properties.isWhitespace }).map { Latinizer.isHan($0.value) } ?? false
+        for scalar in string.unicodeScalars where !Latinizer.isSpace(scalar) {
+            return Latinizer.isHan(scalar.value)
+        }
+        return false
     }
 
     static func startsWithCJK(_ string: String) -> Bool {

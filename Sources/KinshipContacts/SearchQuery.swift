@@ -9,7 +9,7 @@ struct SearchQuery: Sendable, Equatable {
     let isLetters: Bool
 
     init(_ text: String) {
-        folded = LetterFolding.fold(text.trimmingCharactersInSpaces())
+        folded = LetterFolding.fold(text.trimmingSpaces())
         compact = folded.filter { $0 != UInt8(ascii: " ") }
         isLetters = !compact.isEmpty && compact.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
     }
@@ -17,9 +17,8 @@ struct SearchQuery: Sendable, Equatable {
     var isEmpty: Bool { folded.isEmpty }
 
     func matches(_ key: ContactKey) -> Bool {
-        if folded.isEmpty { return true }
-        for haystack in key.haystacks where haystack.containsBytes(folded) { return true }
+        if folded.isEmpty || key.haystack.containsBytes(folded) { return true }
         guard isLetters, let pinyin = key.pinyin else { return false }
-        return pinyin.initials.containsBytes(compact) || pinyin.compact.containsBytes(compact)
+        return pinyin.containsBytes(compact)
     }
 }

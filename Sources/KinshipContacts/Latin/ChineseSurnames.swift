@@ -2,7 +2,7 @@
 /// (曾 is "céng" in a word but "Zēng" as a name), and compound family names (尉迟 Yùchí, 万俟 Mòqí).
 enum ChineseSurnames {
     /// Two-character family names and their syllables, simplified and traditional forms.
-    static let compound: [String: [String]] = [
+    private static let compound: [String: [String]] = [
         "尉迟": ["yu", "chi"], "尉遲": ["yu", "chi"], "万俟": ["mo", "qi"], "萬俟": ["mo", "qi"],
         "单于": ["chan", "yu"], "單于": ["chan", "yu"], "长孙": ["zhang", "sun"], "長孫": ["zhang", "sun"],
         "澹台": ["tan", "tai"], "澹臺": ["tan", "tai"], "皇甫": ["huang", "fu"], "欧阳": ["ou", "yang"], "歐陽": ["ou", "yang"],
@@ -19,7 +19,7 @@ enum ChineseSurnames {
     ]
 
     /// One-character family names whose reading as a name differs from the common one.
-    static let single: [Unicode.Scalar: String] = [
+    private static let single: [Unicode.Scalar: String] = [
         "曾": "zeng", "单": "shan", "單": "shan", "仇": "qiu", "解": "xie", "区": "ou", "區": "ou", "查": "zha",
         "覃": "qin", "尉": "wei", "朴": "piao", "翟": "zhai", "盖": "ge", "蓋": "ge", "乐": "yue", "樂": "yue",
         "缪": "miao", "繆": "miao", "沈": "shen", "秘": "bi", "繁": "po", "能": "nai", "种": "chong", "種": "chong",
@@ -30,15 +30,23 @@ enum ChineseSurnames {
         "卜": "bu", "郇": "huan", "哈": "ha", "占": "zhan", "褚": "chu", "番": "pan", "繇": "yao", "率": "shuai",
     ]
 
-    /// The readings of the family name at the start of `scalars`, and how many characters it spans.
-    static func reading(atStartOf scalars: [Unicode.Scalar]) -> (syllables: [String], length: Int)? {
-        if scalars.count >= 2 {
-            var pair = String.UnicodeScalarView()
-            pair.append(scalars[0])
-            pair.append(scalars[1])
-            if let syllables = compound[String(pair)] { return (syllables, 2) }
-        }
-        if let first = scalars.first, let syllable = single[first] { return ([syllable], 1) }
+    private static let compoundByPair: [UInt64: [[UInt8]]] = Dictionary(
+        uniqueKeysWithValues: compound.map { name, syllables in
+            let scalars = Array(name.unicodeScalars)
+            return (pairKey(scalars[0], scalars[1]), syllables.map { Array($0.utf8) })
+        })
+
+    private static let singleBytes: [Unicode.Scalar: [UInt8]] = single.mapValues { Array($0.utf8) }
+
+    private static func pairKey(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> UInt64 {
+        UInt64(first.value) << 32 | UInt64(second.value)
+    }
+
+    /// The readings of the family name that starts with `first` (and `second`), as ASCII words,
+    /// and how many characters it spans.
+    static func reading(_ first: Unicode.Scalar, _ second: Unicode.Scalar?) -> (syllables: [[UInt8]], length: Int)? {
+        if let second, let syllables = compoundByPair[pairKey(first, second)] { return (syllables, 2) }
+        if let syllable = singleBytes[first] { return ([syllable], 1) }
         return nil
     }
 }

@@ -1,21 +1,29 @@
 import Foundation
 
-/// A name written in Latin letters: lowercase ASCII words, the index letter it files under, and
-/// whether it had Han characters (which makes pinyin search apply).
+/// A name written in Latin letters: lowercase ASCII words separated by single spaces, the index
+/// letter it files under, and whether it had Han characters (which makes pinyin search apply).
 struct LatinName: Sendable, Equatable {
-    /// Latin words; each Han character is a word of its own (its pinyin syllable).
-    var words: [[UInt8]] = []
+    /// Latin words separated by spaces; each Han character is a word of its own (its syllable).
+    var spaced: [UInt8] = []
     var hasHan = false
     /// `a`…`z` of the first character with a Latin form; `nil` (the `#` section) when the name
     /// starts with a digit, a symbol or an emoji, or is empty.
     var initialLetter: UInt8?
 
-    /// The words joined by spaces: the sort key.
-    var spaced: [UInt8] { Array(words.joined(separator: [UInt8(ascii: " ")])) }
-    /// The words run together ("zhangsan").
-    var compact: [UInt8] { Array(words.joined()) }
-    /// The first letter of each word ("zs").
-    var initials: [UInt8] { words.compactMap(\.first) }
+    /// The first letter of each word ("zs" for 张三).
+    var initials: [UInt8] {
+        var initials: [UInt8] = []
+        var atStart = true
+        for byte in spaced {
+            if byte == UInt8(ascii: " ") {
+                atStart = true
+            } else if atStart {
+                initials.append(byte)
+                atStart = false
+            }
+        }
+        return initials
+    }
 }
 
 /// Writes names of any script in Latin letters, from tables: pinyin for Han (with family-name
@@ -26,45 +34,57 @@ enum Latinizer {
     ///   name is read as a name (曾 → zeng, 尉迟 → yu chi), not as a word.
     static func latinize(_ string: String, surnameFirst: Bool) -> LatinName {
         var builder = Builder()
-        var scalars = Substring(string).unicodeScalars[...]
-        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-        if surnameFirst, let first = scalars.first, isHan(first.value),
-            let surname = ChineseSurnames.reading(atStartOf: Array(scalars.prefix(2)))
-        {
-            for syllable in surname.syllables { builder.addWord(Array(syllable.utf8)) }
-            builder.name.hasHan = true
-            scalars.removeFirst(surname.length)
+        builder.name.spaced.reserveCapacity(string.utf8.count + 8)
+        var scalars = string.unicodeScalars[...]
+        while let first = scalars.first, isSpace(first) { scalars.removeFirst() }
+        if surnameFirst, let first = scalars.first, isHan(first.value) {
+            let second = scalars.dropFirst().first
+            if let surname = ChineseSurnames.reading(first, second) {
+                for syllable in surname.syllables { builder.addWord(syllable) }
+                builder.name.hasHan = true
+                scalars.removeFirst(surname.length)
+            }
         }
         for scalar in scalars { builder.add(scalar) }
-        builder.flush()
         return builder.name
     }
 
+    @inline(__always)
     static func isHan(_ value: UInt32) -> Bool {
         (0x3400...0x9FFF).contains(value) || (0xF900...0xFAFF).contains(value) || (0x20000...0x2FFFF).contains(value)
+    }
+
+    /// Unicode white space (the `White_Space` property), by value: asking the property costs a
+    /// table lookup per character, and names are mostly letters.
+    @inline(__always)
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     private struct Builder {
         var name = LatinName()
         var decided = false
-        var current: [UInt8] = []
+        var inWord = false
         var doubleNextConsonant = false
 
         mutating func add(_ scalar: Unicode.Scalar) {
             let value = scalar.value
             if value < 0x80 {
                 addASCII(UInt8(value))
+            } else if Latinizer.isHan(value) {
+                inWord = false
+                name.hasHan = true
+                if let reading = PinyinTable.reading(of: scalar) { addWord(reading) } else { decide(nil) }
             } else if value >= 0xFF01, value <= 0xFF5E {
                 addASCII(UInt8(value - 0xFEE0))
-            } else if Latinizer.isHan(value) {
-                flush()
-                name.hasHan = true
-                if let reading = PinyinTable.reading(of: scalar) { addWord(Array(reading.utf8)) } else { decide(nil) }
             } else if ScriptTables.hangul.contains(value) {
                 appendLetters(ScriptTables.romanizeHangul(scalar))
             } else if (0x3041...0x3096).contains(value) || (0x30A1...0x30F6).contains(value) {
                 addKana(value >= 0x30A1 ? Unicode.Scalar(value - 0x60)! : scalar)
-            } else if value == 0x30FC || LetterFolding.isCombiningMark(scalar) {
+            } else if value == 0x30FC {
                 return
             } else {
                 addOther(scalar)
@@ -75,9 +95,9 @@ enum Latinizer {
             let lower = LetterFolding.lowercaseASCII(byte)
             if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lower) {
                 decide(lower)
-                current.append(lower)
+                appendLetter(lower)
             } else {
-                flush()
+                inWord = false
                 if lower != UInt8(ascii: " ") && lower != UInt8(ascii: "\t") { decide(nil) }
             }
         }
@@ -86,17 +106,18 @@ enum Latinizer {
             if hiragana == ScriptTables.smallTsu {
                 doubleNextConsonant = true
             } else if let vowel = ScriptTables.smallYa[hiragana] {
-                if current.last == UInt8(ascii: "i") {
-                    current.removeLast()
-                    let soft = current.suffix(2) == Array("sh".utf8) || current.suffix(2) == Array("ch".utf8) || current.last == UInt8(ascii: "j")
-                    if !soft { current.append(UInt8(ascii: "y")) }
-                    current.append(contentsOf: vowel.utf8)
+                if inWord, name.spaced.last == UInt8(ascii: "i") {
+                    name.spaced.removeLast()
+                    let soft = name.spaced.suffix(2) == Array("sh".utf8) || name.spaced.suffix(2) == Array("ch".utf8)
+                        || name.spaced.last == UInt8(ascii: "j")
+                    if !soft { name.spaced.append(UInt8(ascii: "y")) }
+                    name.spaced.append(contentsOf: vowel.utf8)
                 } else {
                     appendLetters("y" + vowel)
                 }
             } else if let syllable = ScriptTables.kana[hiragana] {
                 if doubleNextConsonant, let consonant = syllable.utf8.first, !"aeiou".utf8.contains(consonant) {
-                    current.append(consonant)
+                    appendLetter(consonant)
                 }
                 doubleNextConsonant = false
                 appendLetters(syllable)
@@ -104,43 +125,45 @@ enum Latinizer {
         }
 
         mutating func addOther(_ scalar: Unicode.Scalar) {
-            var folded: [UInt8] = []
-            LetterFolding.append(scalar, to: &folded)
-            if !folded.isEmpty, folded.allSatisfy({ $0 < 0x80 }) {
-                for byte in folded { addASCII(byte) }
+            if let letters = ScriptTables.greekOrCyrillicLatin(scalar.value) {
+                for byte in letters { decide(byte); appendLetter(byte) }
+            } else if let folded = LetterFolding.tabulated(scalar.value) {
+                for byte in folded where byte < 0x80 { addASCII(byte) }
+            } else if LetterFolding.isCombiningMark(scalar) {
                 return
-            }
-            let base = LetterFolding.foldedScalar(scalar)
-            if let letters = ScriptTables.greek[base] ?? ScriptTables.cyrillic[base] {
-                appendLetters(letters)
             } else if scalar.properties.isAlphabetic {
                 appendLetters(FallbackTransliteration.shared.latin(for: scalar))
             } else {
-                flush()
-                if !scalar.properties.isWhitespace { decide(nil) }
+                inWord = false
+                if !Latinizer.isSpace(scalar) { decide(nil) }
             }
         }
 
         mutating func appendLetters(_ letters: String) {
             for byte in letters.utf8 where (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) {
                 decide(byte)
-                current.append(byte)
+                appendLetter(byte)
             }
+        }
+
+        @inline(__always)
+        mutating func appendLetter(_ byte: UInt8) {
+            if !inWord {
+                if !name.spaced.isEmpty { name.spaced.append(UInt8(ascii: " ")) }
+                inWord = true
+            }
+            name.spaced.append(byte)
         }
 
         mutating func addWord(_ word: [UInt8]) {
-            flush()
-            decide(word.first)
-            name.words.append(word)
+            guard let first = word.first else { return }
+            decide(first)
+            if !name.spaced.isEmpty { name.spaced.append(UInt8(ascii: " ")) }
+            name.spaced.append(contentsOf: word)
+            inWord = false
         }
 
-        mutating func flush() {
-            if !current.isEmpty {
-                name.words.append(current)
-                current.removeAll(keepingCapacity: true)
-            }
-        }
-
+        @inline(__always)
         mutating func decide(_ letter: UInt8?) {
             guard !decided else { return }
             decided = true

@@ -1,12 +1,15 @@
 /// The toneless pinyin of each Han character, generated from ICU's Han-Latin data (see
 /// `scripts/generate/pinyin-table.swift`) so that a lookup costs an array index, not a transform.
 enum PinyinTable {
-    /// The syllable of a Han character, or `nil` for a character outside the table or without a reading.
-    static func reading(of scalar: Unicode.Scalar) -> String? {
+    /// The syllable of a Han character as ASCII bytes, or `nil` for a character outside the table
+    /// or without a reading.
+    static func reading(of scalar: Unicode.Scalar) -> [UInt8]? {
         guard scalar.value >= firstScalar, scalar.value <= lastScalar else { return nil }
         let index = Int(readings[Int(scalar.value - firstScalar)])
-        return index == 0 ? nil : syllables[index]
+        return index == 0 ? nil : syllableBytes[index]
     }
+
+    private static let syllableBytes: [[UInt8]] = syllables.map { Array($0.utf8) }
 
     private static let readings: [UInt16] = {
         var values: [UInt16] = []

@@ -17,6 +17,25 @@ enum ScriptTables {
         "ћ": "c", "џ": "dz", "ѕ": "dz", "ѓ": "gj", "ќ": "kj",
     ]
 
+    /// Greek and Cyrillic letters (U+0370–U+04FF, U+1F00–U+1FFF) of any case and accent, in Latin
+    /// letters: the folding table and the two tables above, joined once.
+    static func greekOrCyrillicLatin(_ value: UInt32) -> [UInt8]? {
+        switch value {
+        case 0x0370...0x04FF: greekAndCyrillic[Int(value - 0x0370)]
+        case 0x1F00...0x1FFF: greekExtended[Int(value - 0x1F00)]
+        default: nil
+        }
+    }
+
+    private static let greekAndCyrillic: [[UInt8]] = (0x0370...0x04FF).map(latinLetters)
+    private static let greekExtended: [[UInt8]] = (0x1F00...0x1FFF).map(latinLetters)
+
+    private static func latinLetters(_ value: UInt32) -> [UInt8] {
+        guard let folded = LetterFolding.tabulated(value), let base = String(decoding: folded, as: UTF8.self).unicodeScalars.first
+        else { return [] }
+        return Array((greek[base] ?? cyrillic[base] ?? "").utf8)
+    }
+
     /// Hiragana (katakana is mapped onto it first), Hepburn romanization.
     static let kana: [Unicode.Scalar: String] = [
         "ぁ": "a", "あ": "a", "ぃ": "i", "い": "i", "ぅ": "u", "う": "u", "ぇ": "e", "え": "e", "ぉ": "o", "お": "o",

@@ -1,0 +1,17 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Benchmarks live apart from the tests: `swift run -c release --package-path Benchmarks NAME`.
+let package = Package(
+    name: "KinshipBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "kinship", path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "ContactsBenchmark",
+            dependencies: [.product(name: "KinshipContacts", package: "kinship")]
+        )
+    ]
+)
