@@ -52,6 +52,11 @@ public struct FormParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
         pairs.append((name: name, value: value))
     }
 
+    /// Appends every pair of `other`.
+    public mutating func append(contentsOf other: FormParameters) {
+        pairs.append(contentsOf: other.pairs)
+    }
+
     /// Appends a pair when the value is not `nil`.
     public mutating func append(_ name: String, _ value: String?) {
         if let value { append(name, value) }

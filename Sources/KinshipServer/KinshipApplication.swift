@@ -37,11 +37,13 @@ public enum KinshipApplication {
             .addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
+        GraphController(service: GraphService(platform: platform, inspector: inspector), issuer: issuer, configuration: configuration)
+            .addRoutes(to: router)
 
         let publicURLConfigured = configuration.publicURL != nil
         let host = configuration.host
         return Application(
-            router: router,
+            responder: APIVersionStrippingResponder(responder: router.buildResponder()),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Kinship"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

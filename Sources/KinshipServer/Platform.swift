@@ -6,6 +6,8 @@ public struct Platform: Sendable {
     public let users: UserStore
     public let apps: AppStore
     public let friends: FriendStore
+    public let pictures: PictureStore
+    let posts: PostStore
     let authorizations: AuthorizationStore
     let codes: CodeStore
     let tokens: TokenStore
@@ -31,6 +33,8 @@ public struct Platform: Sendable {
         self.users = UserStore(database: database, passwords: passwords)
         self.apps = AppStore(database: database)
         self.friends = FriendStore(database: database)
+        self.pictures = PictureStore(database: database)
+        self.posts = PostStore(database: database)
         self.authorizations = AuthorizationStore(database: database)
         self.codes = CodeStore(database: database)
         self.tokens = TokenStore(database: database)

@@ -8,6 +8,12 @@ struct ConsentPlan: Equatable {
     /// Requested permissions the app holds already.
     let alreadyGranted: [Permission]
 
+    /// The asked permissions of one kind: read permissions are asked first, publish permissions
+    /// on a step of their own.
+    func asked(_ kind: PermissionKind) -> [Permission] {
+        asked.filter { PermissionCatalogue.descriptor(for: $0)?.kind == kind }
+    }
+
     init(requested: [Permission], existing: Authorization?, rerequest: Bool) {
         let requested = Set(requested)
         let statuses = existing?.permissions ?? [:]

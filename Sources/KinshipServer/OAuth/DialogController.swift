@@ -114,9 +114,14 @@ struct DialogController: Sendable {
         }
         let existing = try await platform.authorizations.active(userID: userID, appID: accepted.app.id)
         let plan = ConsentPlan(requested: dialogRequest.scope, existing: existing, rerequest: dialogRequest.authType == .rerequest)
-        let ticked = Set(form.all("permission").map { Permission($0) }).intersection(plan.asked)
+        let step: PermissionKind = form["step"] == PermissionKind.publish.rawValue ? .publish : .read
+        let askedNow = plan.asked(step)
+        let ticked = Set(form.all("permission").map { Permission($0) }).intersection(askedNow)
         let authorization = try await platform.authorizations.recordConsent(
-            userID: userID, appID: accepted.app.id, granted: ticked, declined: Set(plan.asked).subtracting(ticked))
+            userID: userID, appID: accepted.app.id, granted: ticked, declined: Set(askedNow).subtracting(ticked))
+        if step == .read, !plan.asked(.publish).isEmpty, let user = try await platform.users.find(id: userID) {
+            return try await consentPage(accepted, user: user, session: session, step: .publish)
+        }
         let code = try await platform.codes.issue(
             authorization: authorization, redirectURI: dialogRequest.redirectURI, codeChallenge: dialogRequest.codeChallenge,
             lifetime: configuration.codeLifetime)
@@ -168,21 +173,25 @@ struct DialogController: Sendable {
         return response
     }
 
-    private func consentPage(_ accepted: DialogRequestValidator.Accepted, user: UserRecord, session: String) async throws
-        -> Response
-    {
+    /// The consent page: read permissions first; publish permissions on a step of their own.
+    private func consentPage(
+        _ accepted: DialogRequestValidator.Accepted, user: UserRecord, session: String, step requestedStep: PermissionKind? = nil
+    ) async throws -> Response {
         let existing = try await platform.authorizations.active(userID: user.id, appID: accepted.app.id)
         let plan = ConsentPlan(requested: accepted.request.scope, existing: existing, rerequest: accepted.request.authType == .rerequest)
-        let asked: [[String: String]] = plan.asked.compactMap { permission in
+        let step = requestedStep ?? (plan.asked(.read).isEmpty && !plan.asked(.publish).isEmpty ? .publish : .read)
+        let asked: [[String: String]] = plan.asked(step).compactMap { permission in
             PermissionCatalogue.descriptor(for: permission).map { ["name": permission.rawValue, "summary": Self.capitalized($0.summary)] }
         }
         let alreadyGranted = plan.alreadyGranted.compactMap { PermissionCatalogue.descriptor(for: $0)?.summary }
+        var hiddenFields = hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "session:" + session))
+        hiddenFields.append(["name": "step", "value": step.rawValue])
         let values: [String: Any] = [
             "title": "Continue to \(accepted.app.name)", "appName": accepted.app.name, "userName": user.name,
-            "userFirstName": user.firstName ?? user.name,
+            "userFirstName": user.firstName ?? user.name, "isPublishStep": step == .publish,
             "publicProfileSummary": Self.capitalized(PermissionCatalogue.descriptor(for: .publicProfile)?.summary ?? "your public profile"),
             "asked": asked, "hasAlreadyGranted": !alreadyGranted.isEmpty, "alreadyGranted": alreadyGranted.joined(separator: ", "),
-            "hiddenFields": hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "session:" + session)),
+            "hiddenFields": hiddenFields,
         ]
         return pages.page("consent", values)
     }

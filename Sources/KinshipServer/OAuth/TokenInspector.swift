@@ -1,11 +1,16 @@
 import KinshipCore
+import SQLKit
 
 /// Decides whether an access token may be used, and if not, which Graph error says why.
+///
+/// One query reads the token, its login and its person together; a second reads the login's
+/// permissions. Nothing is cached: a revocation holds at once in every server process.
 struct TokenInspector: Sendable {
-    /// A usable token and the login it speaks for.
+    /// A usable token, the login it speaks for, and the person.
     struct Grant: Sendable {
         let token: AccessTokenRecord
         let authorization: Authorization
+        let user: UserRecord
     }
 
     /// Why a token may not be used: a Graph `190` error with its subcode.
@@ -16,14 +21,36 @@ struct TokenInspector: Sendable {
         let token: AccessTokenRecord?
     }
 
+    private struct LoginColumns: Decodable {
+        var authorizationRevokedAt: Int?
+        var authorizationCreatedAt: Int
+    }
+
     let platform: Platform
 
     func inspect(_ token: String) async throws -> Result<Grant, Refusal> {
-        guard token.hasPrefix("kat_"), let record = try await platform.tokens.find(token: token) else {
+        guard token.hasPrefix("kat_") else {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken, message: "Invalid OAuth access token.", token: nil))
         }
-        guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
-        else {
+        let found = try await platform.database.withConnection { sql -> (AccessTokenRecord, LoginColumns, UserRecord, Authorization.Statuses)? in
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT t.*, a.revoked_at AS authorization_revoked_at, a.created_at AS authorization_created_at, u.*
+                    FROM access_tokens t JOIN authorizations a ON a.id = t.authorization_id JOIN users u ON u.id = t.user_id
+                    WHERE t.token_hash = \(bind: Secrets.hash(token))
+                    """
+                ).first()
+            else { return nil }
+            let record = try row.decode(model: AccessTokenRecord.self, with: .snakeCase)
+            let permissions = try await AuthorizationStore.permissions(of: record.authorizationId, sql)
+            return (record, try row.decode(model: LoginColumns.self, with: .snakeCase), try row.decode(model: UserRecord.self, with: .snakeCase),
+                permissions)
+        }
+        guard let (record, login, user, permissions) = found else {
+            return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken, message: "Invalid OAuth access token.", token: nil))
+        }
+        if login.authorizationRevokedAt != nil {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeAppNotAuthorized,
                 message: "Error validating access token: The user has not authorized application \(record.appId).", token: record))
         }
@@ -31,7 +58,7 @@ struct TokenInspector: Sendable {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken,
                 message: "Error validating access token: The session was invalidated (the token was revoked).", token: record))
         }
-        if let user = try await platform.users.find(id: record.userId), user.passwordChangedAt > record.issuedAt {
+        if user.passwordChangedAt > record.issuedAt {
             return .failure(Refusal(subcode: GraphErrorCode.subcodePasswordChanged,
                 message: "Error validating access token: The session was invalidated because the user changed their password.",
                 token: record))
@@ -40,6 +67,9 @@ struct TokenInspector: Sendable {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeExpired,
                 message: "Error validating access token: Session has expired.", token: record))
         }
-        return .success(Grant(token: record, authorization: authorization))
+        let authorization = Authorization(
+            id: record.authorizationId, userID: record.userId, appID: record.appId, createdAt: login.authorizationCreatedAt,
+            revokedAt: nil, permissions: permissions)
+        return .success(Grant(token: record, authorization: authorization, user: user))
     }
 }

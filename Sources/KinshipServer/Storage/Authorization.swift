@@ -8,12 +8,16 @@ struct Authorization: Sendable, Equatable {
         case declined
     }
 
+    typealias Statuses = [Permission: Status]
+
     var id: String
     var userID: String
     var appID: String
     var createdAt: Int
     var revokedAt: Int?
-    var permissions: [Permission: Status]
+    var permissions: Statuses
+
+    func hasGranted(_ permission: Permission) -> Bool { permissions[permission] == .granted }
 
     var granted: [Permission] { permissions.filter { $0.value == .granted }.map(\.key).sorted() }
     var declined: [Permission] { permissions.filter { $0.value == .declined }.map(\.key).sorted() }

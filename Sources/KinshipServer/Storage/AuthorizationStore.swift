@@ -63,19 +63,48 @@ struct AuthorizationStore: Sendable {
         return authorization
     }
 
-    private static func load(_ row: AuthorizationRow, _ sql: any SQLDatabase) async throws -> Authorization {
-        let permissionRows = try await sql.raw(
-            "SELECT permission, status FROM authorization_permissions WHERE authorization_id = \(bind: row.id)"
-        ).all()
-        var permissions: [Permission: Authorization.Status] = [:]
-        for permissionRow in permissionRows {
-            let name = try permissionRow.decode(column: "permission", as: String.self)
-            let status = try permissionRow.decode(column: "status", as: String.self)
-            permissions[Permission(name)] = Authorization.Status(rawValue: status)
+    /// Marks one permission declined: the app no longer holds it, and the dialog asks for it again
+    /// only with `auth_type=rerequest`.
+    func revoke(_ permission: Permission, in authorizationID: String) async throws {
+        try await database.withConnection { sql in
+            try await sql.raw(
+                """
+                UPDATE authorization_permissions SET status = \(bind: Authorization.Status.declined.rawValue), updated_at = \(bind: UnixTime.now())
+                WHERE authorization_id = \(bind: authorizationID) AND permission = \(bind: permission.rawValue)
+                """
+            ).run()
         }
-        return Authorization(
+    }
+
+    /// Ends a login: every token of it fails from now on, and the next login starts afresh.
+    func revokeAll(_ authorizationID: String) async throws {
+        try await database.withConnection { sql in
+            try await sql.raw(
+                "UPDATE authorizations SET revoked_at = \(bind: UnixTime.now()) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL"
+            ).run()
+        }
+    }
+
+    /// Whether a person has a current login to the app that holds `permission`.
+    func holds(_ permission: Permission, userID: String, appID: String) async throws -> Bool {
+        try await active(userID: userID, appID: appID)?.hasGranted(permission) ?? false
+    }
+
+    static func permissions(of authorizationID: String, _ sql: any SQLDatabase) async throws -> Authorization.Statuses {
+        var permissions: Authorization.Statuses = [:]
+        for row in try await sql.raw(
+            "SELECT permission, status FROM authorization_permissions WHERE authorization_id = \(bind: authorizationID)"
+        ).all() {
+            let name = try row.decode(column: "permission", as: String.self)
+            permissions[Permission(name)] = Authorization.Status(rawValue: try row.decode(column: "status", as: String.self))
+        }
+        return permissions
+    }
+
+    private static func load(_ row: AuthorizationRow, _ sql: any SQLDatabase) async throws -> Authorization {
+        Authorization(
             id: row.id, userID: row.userId, appID: row.appId, createdAt: row.createdAt, revokedAt: row.revokedAt,
-            permissions: permissions)
+            permissions: try await permissions(of: row.id, sql))
     }
 }
 

@@ -12,11 +12,13 @@ public struct NewUser: Sendable {
     public var gender: String?
     public var locale: String?
     public var birthday: String?
+    public var hometown: String?
+    public var location: String?
 
     public init(
         name: String, email: String, password: String, username: String? = nil, firstName: String? = nil,
         middleName: String? = nil, lastName: String? = nil, gender: String? = nil, locale: String? = nil,
-        birthday: String? = nil
+        birthday: String? = nil, hometown: String? = nil, location: String? = nil
     ) {
         self.name = name
         self.email = email
@@ -28,6 +30,8 @@ public struct NewUser: Sendable {
         self.gender = gender
         self.locale = locale
         self.birthday = birthday
+        self.hometown = hometown
+        self.location = location
     }
 
     /// The account as it will be stored: trimmed, email and username lowercased, first / middle /
@@ -61,6 +65,9 @@ public struct NewUser: Sendable {
         }
         if let gender = user.gender, gender.isEmpty || gender.count > 40 {
             throw .invalid("The gender must be 1 to 40 characters.")
+        }
+        for (label, place) in [("hometown", user.hometown), ("location", user.location)] {
+            if let place, place.isEmpty || place.count > 100 { throw .invalid("The \(label) must be 1 to 100 characters.") }
         }
         let words = user.name.split(whereSeparator: \.isWhitespace).map(String.init)
         if user.firstName == nil, user.lastName == nil, user.middleName == nil {

@@ -117,6 +117,34 @@ enum Schema {
                 )
                 """,
             ]
-        }
+        },
+        Migration(version: 2, name: "profile places, pictures and posts") { engine in
+            [
+                "ALTER TABLE users ADD COLUMN hometown TEXT",
+                "ALTER TABLE users ADD COLUMN location TEXT",
+                """
+                CREATE TABLE pictures (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    content_type TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    data \(engine == .postgres ? "BYTEA" : "BLOB") NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE posts (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    app_id TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    link TEXT,
+                    created_at BIGINT NOT NULL,
+                    sequence BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX posts_by_user ON posts (user_id, sequence)",
+            ]
+        },
     ]
 }

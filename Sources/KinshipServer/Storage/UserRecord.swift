@@ -12,6 +12,8 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var locale: String?
     /// `YYYY-MM-DD`.
     public var birthday: String?
+    public var hometown: String?
+    public var location: String?
     public var passwordChangedAt: Int
     public var createdAt: Int
 }

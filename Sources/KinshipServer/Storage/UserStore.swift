@@ -14,7 +14,8 @@ public struct UserStore: Sendable {
         let record = UserRecord(
             id: Secrets.numericID(), name: user.name, firstName: user.firstName, middleName: user.middleName,
             lastName: user.lastName, username: user.username, email: user.email, passwordHash: passwordHash,
-            gender: user.gender, locale: user.locale, birthday: user.birthday, passwordChangedAt: now, createdAt: now)
+            gender: user.gender, locale: user.locale, birthday: user.birthday, hometown: user.hometown,
+            location: user.location, passwordChangedAt: now, createdAt: now)
         try await database.transaction { sql in
             if try await sql.raw("SELECT id FROM users WHERE email = \(bind: record.email)").first() != nil {
                 throw AccountError.emailTaken(record.email)
@@ -27,11 +28,11 @@ public struct UserStore: Sendable {
             try await sql.raw(
                 """
                 INSERT INTO users (id, name, first_name, middle_name, last_name, username, email, password_hash,
-                    gender, locale, birthday, password_changed_at, created_at)
+                    gender, locale, birthday, hometown, location, password_changed_at, created_at)
                 VALUES (\(bind: record.id), \(bind: record.name), \(bind: record.firstName), \(bind: record.middleName),
                     \(bind: record.lastName), \(bind: record.username), \(bind: record.email), \(bind: record.passwordHash),
-                    \(bind: record.gender), \(bind: record.locale), \(bind: record.birthday),
-                    \(bind: record.passwordChangedAt), \(bind: record.createdAt))
+                    \(bind: record.gender), \(bind: record.locale), \(bind: record.birthday), \(bind: record.hometown),
+                    \(bind: record.location), \(bind: record.passwordChangedAt), \(bind: record.createdAt))
                 """
             ).run()
         }

@@ -64,9 +64,12 @@ extension LiveServer {
         login: String = "ada@example.com", password: String = testPassword, authType: AuthorizationRequest.AuthType? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> AuthorizationResponse {
-        let consent = try await consentPage(browser, app, scope: scope, pkce: pkce, login: login, password: password, authType: authType)
-        let done = try await browser.submit(
-            consent, action: "/dialog/oauth/confirm", button: ("action", "continue"), untick: untick.map(\.rawValue))
+        var page = try await consentPage(browser, app, scope: scope, pkce: pkce, login: login, password: password, authType: authType)
+        var done = try await browser.submit(page, action: "/dialog/oauth/confirm", button: ("action", "continue"), untick: untick.map(\.rawValue))
+        while done.status == .ok, done.form(action: "/dialog/oauth/confirm") != nil {
+            page = done
+            done = try await browser.submit(page, action: "/dialog/oauth/confirm", button: ("action", "continue"), untick: untick.map(\.rawValue))
+        }
         #expect(done.status == .seeOther, sourceLocation: sourceLocation)
         let location = try #require(done.location, sourceLocation: sourceLocation)
         #expect(location.hasPrefix(loopbackRedirect + "?"), sourceLocation: sourceLocation)
@@ -124,6 +127,22 @@ extension LiveServer {
         return try await postForm("/oauth/access_token", form)
     }
 
+    /// A Graph call with a bearer token; returns the status and the JSON body.
+    func graph(
+        _ path: String, token: String?, method: HTTPRequest.Method = .get, form: FormParameters? = nil
+    ) async throws -> (HTTPResponse.Status, [String: Any]) {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let form {
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            body = ByteBuffer(string: form.formEncoded)
+        }
+        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
+        let object = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
+        return (response.status, object)
+    }
+
     /// `debug_token` for a token, as the app's server would call it.
     func debugToken(_ token: String, app: TestApp) async throws -> TokenDebugInfo {
         let query: FormParameters = ["input_token": token, "access_token": "\(app.id)|\(app.secret)"]
@@ -134,11 +153,11 @@ extension LiveServer {
     }
 
     /// A full login and code exchange; returns the access token.
-    func logInAndGetToken(_ app: TestApp, scope: [Permission], untick: [Permission] = [], browser: Browser? = nil) async throws
-        -> String
-    {
+    func logInAndGetToken(
+        _ app: TestApp, scope: [Permission], untick: [Permission] = [], browser: Browser? = nil, login: String = "ada@example.com"
+    ) async throws -> String {
         let pkce = PKCEPair.make()
-        let response = try await authorize(browser ?? self.browser(), app, scope: scope, untick: untick, pkce: pkce)
+        let response = try await authorize(browser ?? self.browser(), app, scope: scope, untick: untick, pkce: pkce, login: login)
         guard case .code(let code, _) = response else { throw BrowserError.noRedirect(0) }
         let (status, json) = try await exchange(code: code, app: app, verifier: pkce.verifier)
         #expect(status == .ok)

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import KinshipCore
+import Logging
+
+/// The Graph API, independent of HTTP: one ``GraphRequest`` in, one ``GraphResponse`` out, so a
+/// batch runs its parts through exactly the code a single call takes.
+struct GraphService: Sendable {
+    let platform: Platform
+    let inspector: TokenInspector
+    let pictures: PictureService
+    let profiles: ProfileRenderer
+
+    init(platform: Platform, inspector: TokenInspector) {
+        self.platform = platform
+        self.inspector = inspector
+        self.pictures = PictureService(store: platform.pictures)
+        self.profiles = ProfileRenderer(pictures: pictures)
+    }
+
+    /// Answers a call; every failure becomes a Graph error answer.
+    func respond(to request: GraphRequest, traceID: String, logger: Logger) async -> GraphResponse {
+        do {
+            return try await route(request)
+        } catch let error as GraphError {
+            return .error(error, traceID: traceID)
+        } catch {
+            logger.error("Graph call failed", metadata: ["graph.path": "\(request.path)", "error": "\(error)"])
+            return .error(GraphError(code: GraphErrorCode.unknown, message: "An unknown error occurred. Try again later.",
+                status: .internalServerError), traceID: traceID)
+        }
+    }
+
+    private func route(_ request: GraphRequest) async throws -> GraphResponse {
+        let path = request.pathComponents.map(String.init)
+        switch (request.method, path.count) {
+        case (.get, 1):
+            return try await profile(request, node: path[0])
+        case (.get, 2) where path[1] == "picture":
+            return try await picture(request, node: path[0])
+        case (_, 2...3) where path[1] == "permissions":
+            return try await permissions(request, node: path[0], name: path.count == 3 ? path[2] : nil)
+        case (.get, 2) where path[1] == "friends":
+            return try await friends(request, node: path[0])
+        case (.get, 2) where path[1] == "feed", (.post, 2) where path[1] == "feed":
+            return try await feed(request, node: path[0])
+        default:
+            throw GraphError.unknownPath(request.path)
+        }
+    }
+
+    // MARK: - Callers
+
+    /// The token's grant; a missing or unusable token is error 190.
+    func caller(_ request: GraphRequest) async throws -> TokenInspector.Grant {
+        guard let token = request.accessToken, !token.isEmpty else { throw GraphError.noToken }
+        switch try await inspector.inspect(token) {
+        case .success(let grant): return grant
+        case .failure(let refusal): throw GraphError.invalidToken(subcode: refusal.subcode, message: refusal.message)
+        }
+    }
+
+    /// The caller's own node (`me`, or its own id); edges of other people are not readable.
+    func ownNode(_ node: String, _ caller: TokenInspector.Grant) throws -> UserRecord {
+        guard node == "me" || node == caller.user.id else { throw GraphError.unknownObject(node) }
+        return caller.user
+    }
+
+    func requirePermission(_ permission: Permission, _ caller: TokenInspector.Grant, for what: String) throws {
+        guard caller.authorization.hasGranted(permission) else { throw GraphError.missingPermission(permission, for: what) }
+    }
+
+    /// `limit`: 1 to 100, 25 when not given.
+    func limit(_ request: GraphRequest) throws -> Int {
+        guard let text = request.parameters["limit"] else { return 25 }
+        guard let value = Int(text), value > 0 else { throw GraphError.invalidParameter("limit must be a positive whole number") }
+        return min(value, 100)
+    }
+
+    // MARK: - Profile
+
+    private func profile(_ request: GraphRequest, node: String) async throws -> GraphResponse {
+        let caller = try await caller(request)
+        let selection = try FieldSelection(parsing: request.parameters["fields"], default: ProfileField.defaults)
+        if node == "me" || node == caller.user.id {
+            let json = try await profiles.render(caller.user, selection, baseURL: request.baseURL) {
+                caller.authorization.hasGranted($0.permission)
+            }
+            return .json(json)
+        }
+        guard let other = try await platform.users.find(id: node), try await isVisible(other, to: caller) else {
+            throw GraphError.unknownObject(node)
+        }
+        return .json(try await profiles.render(other, selection, baseURL: request.baseURL) { $0.isPublic })
+    }
+
+    /// Another person is visible to a caller who is their friend, or when they use the same app.
+    private func isVisible(_ other: UserRecord, to caller: TokenInspector.Grant) async throws -> Bool {
+        if try await platform.authorizations.active(userID: other.id, appID: caller.authorization.appID) != nil { return true }
+        return try await platform.friends.friendIDs(of: caller.user.id).contains(other.id)
+    }
+
+    // MARK: - Picture
+
+    private func picture(_ request: GraphRequest, node: String) async throws -> GraphResponse {
+        let user: UserRecord
+        if node == "me" {
+            user = try await caller(request).user
+        } else {
+            guard let found = try await platform.users.find(id: node) else { throw GraphError.unknownObject(node) }
+            user = found
+        }
+        let parameters = request.parameters
+        let size = try PictureSize(type: parameters["type"], width: parameters["width"], height: parameters["height"])
+        let info = try await pictures.info(for: user, size: size, baseURL: request.baseURL)
+        switch parameters["redirect"] {
+        case "false", "0": return .json(JSONValue.object([("data", info.json)]))
+        case nil, "true", "1": return .redirect(to: info.url)
+        case let other?: throw GraphError.invalidParameter("redirect must be true or false, not \(other)")
+        }
+    }
+}
