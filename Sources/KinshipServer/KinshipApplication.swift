@@ -25,6 +25,12 @@ public enum KinshipApplication {
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(string: pages.stylesheet)))
         }
+        let apiDocument = try await APIDocument.load()
+        router.get("/openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: apiDocument)))
+        }
         DiscoveryController(issuer: issuer).addRoutes(to: router)
         DialogController(
             platform: platform, configuration: configuration, pages: pages,

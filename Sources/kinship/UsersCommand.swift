@@ -1,9 +1,11 @@
+import Foundation
 import ArgumentParser
 import KinshipServer
 
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Create and list accounts.", subcommands: [Create.self, List.self])
+        commandName: "users", abstract: "Create and list accounts, set pictures.",
+        subcommands: [Create.self, List.self, SetPicture.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -21,11 +23,14 @@ struct UsersCommand: AsyncParsableCommand {
         @Option var gender: String?
         @Option(help: "A locale such as en_GB.") var locale: String?
         @Option(help: "YYYY-MM-DD.") var birthday: String?
+        @Option(help: "The town the person comes from.") var hometown: String?
+        @Option(help: "The town the person lives in.") var location: String?
 
         func run() async throws {
             let newUser = NewUser(
                 name: name, email: email, password: password, username: username, firstName: firstName,
-                middleName: middleName, lastName: lastName, gender: gender, locale: locale, birthday: birthday)
+                middleName: middleName, lastName: lastName, gender: gender, locale: locale, birthday: birthday,
+                hometown: hometown, location: location)
             let user = try await storage.withPlatform { try await $0.users.create(newUser) }
             try JSONOutput.print(["id": user.id])
         }
@@ -46,6 +51,27 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let users = try await storage.withPlatform { try await $0.users.list() }
             try JSONOutput.print(["data": users.map { Entry(id: $0.id, name: $0.name, email: $0.email, username: $0.username) }])
+        }
+    }
+
+    struct SetPicture: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-picture",
+            abstract: "Upload a person's profile picture (PNG or JPEG, at most 2 MiB and 4096 pixels a side); prints {\"success\": true}.")
+
+        @OptionGroup var storage: DatabaseOptions
+        @Argument(help: "The person's user id.") var userID: String
+        @Argument(help: "The image file.") var file: String
+
+        func run() async throws {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw ValidationError("Cannot read \(file): \(error.localizedDescription)")
+            }
+            try await storage.withPlatform { try await $0.pictures.save(userID: userID, imageData: data) }
+            try JSONOutput.print(["success": true])
         }
     }
 }

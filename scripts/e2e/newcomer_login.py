@@ -8,121 +8,46 @@ page, exchanges the code with its PKCE verifier, and asks `debug_token` what the
 import argparse
 import base64
 import hashlib
-import html.parser
-import http.cookiejar
 import json
 import os
 import re
 import secrets
 import signal
-import socket
+import struct
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
+
+from kinship_e2e import Browser, admin, forms_of, free_port, start_server
 
 results = []
+
+
+def png_is_valid(data):
+    """Whether every chunk's CRC is right and the image data inflates to the size IHDR promises."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return False
+    position, idat, width, height = 8, b"", 0, 0
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if struct.unpack(">I", data[position + 8 + length:position + 12 + length])[0] != zlib.crc32(kind + body):
+            return False
+        if kind == b"IHDR":
+            width, height = struct.unpack(">II", body[:8])
+        elif kind == b"IDAT":
+            idat += body
+        position += 12 + length
+    return len(zlib.decompress(idat)) == height * (width * 3 + 1)
 
 
 def check(name, condition, detail=""):
     results.append((name, bool(condition)))
     print(("  ok    " if condition else "  FAIL  ") + name + ("" if condition else f"  ({detail})"), flush=True)
     return condition
-
-
-class FormParser(html.parser.HTMLParser):
-    """Collects each form's action and the fields a browser would submit."""
-
-    def __init__(self):
-        super().__init__()
-        self.forms = {}
-        self._action = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self._action = attrs.get("action")
-            self.forms[self._action] = {"fields": [], "checkboxes": []}
-        elif tag == "input" and self._action is not None and "name" in attrs:
-            form = self.forms[self._action]
-            if attrs.get("type") == "checkbox":
-                form["checkboxes"].append((attrs["name"], attrs.get("value", "on"), "checked" in attrs))
-            else:
-                form["fields"].append((attrs["name"], attrs.get("value") or ""))
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._action = None
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Browser:
-    def __init__(self, base):
-        self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect())
-
-    def request(self, path, data=None):
-        body = urllib.parse.urlencode(data).encode() if data is not None else None
-        request = urllib.request.Request(self.base + path, data=body)
-        if body is not None:
-            request.add_header("Content-Type", "application/x-www-form-urlencoded")
-        try:
-            with self.opener.open(request, timeout=30) as response:
-                return response.status, dict(response.headers), response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read().decode()
-
-
-def forms_of(page):
-    parser = FormParser()
-    parser.feed(page)
-    return parser.forms
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def admin(kinship, database, *arguments):
-    completed = subprocess.run([kinship, *arguments, "--database", database], capture_output=True, text=True, timeout=120)
-    return completed.returncode, completed.stdout, completed.stderr
-
-
-def start_server(kinship, database, folder):
-    port = free_port()
-    log = open(os.path.join(folder, "server.log"), "w")
-    process = subprocess.Popen(
-        [kinship, "serve", "--demo", "--port", str(port), "--database", database],
-        cwd=folder, stdout=subprocess.PIPE, stderr=log, text=True)
-    banner = []
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        banner.append(line)
-        if len([l for l in banner if l.strip().startswith("user")]) == 5:
-            break
-    base = f"http://127.0.0.1:{port}"
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return process, base, "".join(banner)
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("kinship serve did not start; its log:\n" + open(os.path.join(folder, "server.log")).read())
 
 
 def main():
@@ -206,6 +131,12 @@ def main():
             "input_token": token["access_token"], "access_token": f"{client_id}|{client_secret}"})).read())["data"]
         check("debug_token: valid, public_profile granted, email absent",
               debug["is_valid"] and "public_profile" in debug["scopes"] and "email" not in debug["scopes"], debug)
+
+        me = json.loads(urllib.request.urlopen(urllib.request.Request(
+            base + "/v1.0/me?fields=name,email,picture", headers={"Authorization": "Bearer " + token["access_token"]})).read())
+        check("/me shows Ada's name and no email", me.get("name") == "Ada Lovelace" and "email" not in me, me)
+        picture = urllib.request.urlopen(me["picture"]["data"]["url"]).read()
+        check("the generated picture is a valid PNG", png_is_valid(picture), picture[:16])
     finally:
         process.send_signal(signal.SIGTERM)
         try:

@@ -27,6 +27,20 @@ ensure_debian_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# Installs PyPI packages the tests need when their module cannot be imported.
+# Usage: ensure_python_packages MODULE:PACKAGE ...
+ensure_python_packages() {
+    local pair module package missing=()
+    for pair in "$@"; do
+        module=${pair%%:*}
+        package=${pair#*:}
+        python3 -c "import $module" >/dev/null 2>&1 || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "==> pip install ${missing[*]}"
+    python3 -m pip install --quiet --disable-pip-version-check "${missing[@]}"
+}
+
 # Prints the path of a PostgreSQL server program (initdb, pg_ctl), which Debian keeps off PATH.
 find_postgres_binary() {
     local name=$1 candidate

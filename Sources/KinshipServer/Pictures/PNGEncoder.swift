@@ -2,7 +2,7 @@ import CompressNIO
 import Foundation
 import NIOCore
 
-/// Writes 8-bit RGB images as PNG (RFC 2083): signature, IHDR, one zlib-compressed IDAT, IEND.
+/// Writes 8-bit RGB images as PNG (RFC 2083): signature, IHDR, one zlib-compressed (RFC 1950) IDAT, IEND.
 enum PNGEncoder {
     /// `pixels` holds `width × height` RGB triples, row by row.
     static func encode(width: Int, height: Int, pixels: [UInt8]) throws -> Data {
@@ -13,7 +13,7 @@ enum PNGEncoder {
             raw.writeInteger(UInt8(0))
             raw.writeBytes(pixels[(row * width * 3)..<((row + 1) * width * 3)])
         }
-        let compressed = try raw.compress(with: .deflate)
+        let compressed = try raw.compress(with: .zlib())
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         var header = Data()
         header.append(bigEndian: UInt32(width))

@@ -1,0 +1,140 @@
+"""Helpers the end-to-end checks share: a real `kinship serve`, a browser-like client, the login dialog."""
+import base64
+import hashlib
+import html.parser
+import http.cookiejar
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+
+class FormParser(html.parser.HTMLParser):
+    """Collects each form's action and the fields a browser would submit."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms = {}
+        self._action = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self._action = attrs.get("action")
+            self.forms[self._action] = {"fields": [], "checkboxes": []}
+        elif tag == "input" and self._action is not None and "name" in attrs:
+            form = self.forms[self._action]
+            if attrs.get("type") == "checkbox":
+                form["checkboxes"].append((attrs["name"], attrs.get("value", "on"), "checked" in attrs))
+            else:
+                form["fields"].append((attrs["name"], attrs.get("value") or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._action = None
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Browser:
+    def __init__(self, base):
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect())
+
+    def request(self, path, data=None):
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        request = urllib.request.Request(self.base + path, data=body)
+        if body is not None:
+            request.add_header("Content-Type", "application/x-www-form-urlencoded")
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, dict(response.headers), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read().decode()
+
+
+def forms_of(page):
+    parser = FormParser()
+    parser.feed(page)
+    return parser.forms
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def admin(kinship, database, *arguments):
+    completed = subprocess.run([kinship, *arguments, "--database", database], capture_output=True, text=True, timeout=120)
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+def start_server(kinship, database, folder):
+    port = free_port()
+    log = open(os.path.join(folder, "server.log"), "w")
+    process = subprocess.Popen(
+        [kinship, "serve", "--demo", "--port", str(port), "--database", database],
+        cwd=folder, stdout=subprocess.PIPE, stderr=log, text=True)
+    banner = []
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        banner.append(line)
+        if len([l for l in banner if l.strip().startswith("user")]) == 5:
+            break
+    base = f"http://127.0.0.1:{port}"
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return process, base, "".join(banner)
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("kinship serve did not start; its log:\n" + open(os.path.join(folder, "server.log")).read())
+
+
+
+def log_in(base, client_id, login, password, scope, untick=()):
+    """Drives the dialog like a person and exchanges the code; returns the token response."""
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    state = secrets.token_urlsafe(16)
+    redirect_uri = f"http://127.0.0.1:{free_port()}/callback"
+    browser = Browser(base)
+    status, _, page = browser.request("/dialog/oauth?" + urllib.parse.urlencode({
+        "client_id": client_id, "redirect_uri": redirect_uri, "response_type": "code", "scope": scope,
+        "state": state, "code_challenge": challenge, "code_challenge_method": "S256"}))
+    fields = dict(forms_of(page)["/dialog/login"]["fields"])
+    fields.update({"login": login, "password": password})
+    status, headers, _ = browser.request("/dialog/login", fields)
+    status, headers, page = browser.request(headers["Location"])
+    while status == 200:
+        consent = forms_of(page)["/dialog/oauth/confirm"]
+        submitted = list(consent["fields"])
+        submitted += [(name, value) for name, value, checked in consent["checkboxes"] if checked and value not in untick]
+        submitted.append(("action", "continue"))
+        status, headers, page = browser.request("/dialog/oauth/confirm", submitted)
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(headers["Location"]).query)
+    assert query.get("state") == [state], "the state came back changed"
+    return json.loads(urllib.request.urlopen(base + "/oauth/access_token", data=urllib.parse.urlencode({
+        "grant_type": "authorization_code", "code": query["code"][0], "redirect_uri": redirect_uri,
+        "client_id": client_id, "code_verifier": verifier}).encode()).read())
+
+
+def demo_credentials(banner):
+    """The demo app's id and secret from `serve --demo`'s output."""
+    return re.search(r"client_id=(\d+)", banner).group(1), re.search(r"client_secret=(\S+)", banner).group(1)
