@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
-import NIOCore
 @testable import KinshipServer
+import NIOCore
 import Testing
 
 @Suite("Graph API: friends, feed, batch")

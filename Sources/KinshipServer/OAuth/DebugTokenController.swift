@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import KinshipCore
+import Logging
 
 /// `GET /debug_token?input_token=T&access_token=APP_ID|APP_SECRET`: what a token is, for the app's
 /// own server. An app learns nothing about tokens of other apps.

@@ -18,20 +18,37 @@ struct DialogController: Sendable {
     let decoyPasswordHash: String
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/dialog/oauth") { request, context in try await show(request, context) }
-        router.post("/dialog/login") { request, context in try await logIn(request, context) }
-        router.post("/dialog/oauth/confirm") { request, context in try await confirm(request, context) }
-        router.post("/dialog/logout") { request, context in try await logOut(request, context) }
+        router.get("/dialog/oauth") { request, context in try await answering { try await show(request, context) } }
+        router.post("/dialog/login") { request, context in try await answering { try await logIn(request, context) } }
+        router.post("/dialog/oauth/confirm") { request, context in try await answering { try await confirm(request, context) } }
+        router.post("/dialog/logout") { request, context in try await answering { try await logOut(request, context) } }
+    }
+
+    /// An answer given before a route's work is done: an error page, or a redirect with an error.
+    private struct EarlyAnswer: Error {
+        let response: Response
+    }
+
+    private func answering(_ route: () async throws -> Response) async throws -> Response {
+        do {
+            return try await route()
+        } catch let early as EarlyAnswer {
+            return early.response
+        }
+    }
+
+    /// The dialog request a page or form carries, checked; anything else is answered at once.
+    private func accept(_ parameters: FormParameters) async throws -> DialogRequestValidator.Accepted {
+        switch try await validator.validate(parameters) {
+        case .success(let accepted): return accepted
+        case .failure(let rejection): throw EarlyAnswer(response: rejection.response)
+        }
     }
 
     // MARK: - Routes
 
     private func show(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let accepted: DialogRequestValidator.Accepted
-        switch try await validator.validate(FormReader.query(of: request)) {
-        case .success(let value): accepted = value
-        case .failure(let rejection): return rejection.response
-        }
+        let accepted = try await accept(FormReader.query(of: request))
         guard let session = request.cookies[DialogCookies.session]?.value,
             let userID = try await platform.browserSessions.userID(forCookie: session),
             let user = try await platform.users.find(id: userID)
@@ -42,16 +59,8 @@ struct DialogController: Sendable {
     }
 
     private func logIn(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let form: FormParameters
-        switch await readForm(request) {
-        case .success(let value): form = value
-        case .failure(let failure): return failure.response
-        }
-        let accepted: DialogRequestValidator.Accepted
-        switch try await validator.validate(form) {
-        case .success(let value): accepted = value
-        case .failure(let rejection): return rejection.response
-        }
+        let form = try await readForm(request)
+        let accepted = try await accept(form)
         let login = String((form["login"] ?? "").trimmingPrefix(while: \.isWhitespace).prefix(254)).lowercased()
         guard csrf.verify(form["csrf_token"], boundTo: request.cookies[DialogCookies.loginCSRF].map { "login:" + $0.value }) else {
             return loginPage(request, accepted, message: "This form expired. Please log in again.", login: login, status: .forbidden)
@@ -87,16 +96,8 @@ struct DialogController: Sendable {
     }
 
     private func confirm(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let form: FormParameters
-        switch await readForm(request) {
-        case .success(let value): form = value
-        case .failure(let failure): return failure.response
-        }
-        let accepted: DialogRequestValidator.Accepted
-        switch try await validator.validate(form) {
-        case .success(let value): accepted = value
-        case .failure(let rejection): return rejection.response
-        }
+        let form = try await readForm(request)
+        let accepted = try await accept(form)
         guard let session = request.cookies[DialogCookies.session]?.value,
             let userID = try await platform.browserSessions.userID(forCookie: session)
         else {
@@ -133,16 +134,8 @@ struct DialogController: Sendable {
     }
 
     private func logOut(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let form: FormParameters
-        switch await readForm(request) {
-        case .success(let value): form = value
-        case .failure(let failure): return failure.response
-        }
-        let accepted: DialogRequestValidator.Accepted
-        switch try await validator.validate(form) {
-        case .success(let value): accepted = value
-        case .failure(let rejection): return rejection.response
-        }
+        let form = try await readForm(request)
+        let accepted = try await accept(form)
         if let session = request.cookies[DialogCookies.session]?.value {
             guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
                 return pages.error(status: .forbidden, heading: "This form expired", message: "You are still logged in.",
@@ -204,18 +197,17 @@ struct DialogController: Sendable {
 
     // MARK: - Helpers
 
-    private func readForm(_ request: Request) async -> Result<FormParameters, FormFailureResponse> {
+    private func readForm(_ request: Request) async throws -> FormParameters {
         do throws(FormReader.Failure) {
-            let form = try await FormReader.read(request, limit: configuration.maxFormBytes)
-            return .success(form)
+            return try await FormReader.read(request, limit: configuration.maxFormBytes)
         } catch {
             switch error {
             case .notAForm:
-                return .failure(FormFailureResponse(pages.error(status: .unsupportedMediaType, heading: "Unexpected request",
-                    message: "This address takes an HTML form (application/x-www-form-urlencoded).")))
+                throw EarlyAnswer(response: pages.error(status: .unsupportedMediaType, heading: "Unexpected request",
+                    message: "This address takes an HTML form (application/x-www-form-urlencoded)."))
             case .tooLarge(let limit):
-                return .failure(FormFailureResponse(pages.error(status: .contentTooLarge, heading: "Too much data",
-                    message: "The form was larger than \(limit / 1024) KiB, so it was not read.")))
+                throw EarlyAnswer(response: pages.error(status: .contentTooLarge, heading: "Too much data",
+                    message: "The form was larger than \(limit / 1024) KiB, so it was not read."))
             }
         }
     }
@@ -233,10 +225,4 @@ struct DialogController: Sendable {
     private static func capitalized(_ phrase: String) -> String {
         phrase.prefix(1).uppercased() + phrase.dropFirst()
     }
-}
-
-/// A response that answers a form that could not be read.
-struct FormFailureResponse: Error {
-    let response: Response
-    init(_ response: Response) { self.response = response }
 }

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import KinshipCore
+import Logging
 
 /// `GET /.well-known/oauth-authorization-server` (RFC 8414): where the endpoints are and what they support.
 struct DiscoveryController: Sendable {

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import KinshipCore
+import Logging
 
 /// `POST /oauth/revoke` (RFC 7009): an app revokes one of its tokens. The answer is 200 whether or
 /// not the token existed, so the endpoint tells nobody which tokens are real.

@@ -3,8 +3,8 @@ import SQLKit
 
 /// Decides whether an access token may be used, and if not, which Graph error says why.
 ///
-/// One query reads the token, its login and its person together; a second reads the login's
-/// permissions. Nothing is cached: a revocation holds at once in every server process.
+/// One query reads the token, its login, its person and the login's permissions together.
+/// Nothing is cached: a revocation holds at once in every server process.
 struct TokenInspector: Sendable {
     /// A usable token, the login it speaks for, and the person.
     struct Grant: Sendable {
@@ -24,6 +24,13 @@ struct TokenInspector: Sendable {
     private struct LoginColumns: Decodable {
         var authorizationRevokedAt: Int?
         var authorizationCreatedAt: Int
+        /// `permission:status` pairs joined by commas.
+        var permissions: String?
+
+        enum CodingKeys: String, CodingKey {
+            case authorizationRevokedAt = "authorization_revoked_at", authorizationCreatedAt = "authorization_created_at"
+            case permissions
+        }
     }
 
     let platform: Platform
@@ -32,23 +39,29 @@ struct TokenInspector: Sendable {
         guard token.hasPrefix("kat_") else {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken, message: "Invalid OAuth access token.", token: nil))
         }
-        let found = try await platform.database.withConnection { sql -> (AccessTokenRecord, LoginColumns, UserRecord, Authorization.Statuses)? in
+        let concatenate = platform.database.engine == .postgres
+            ? "string_agg(p.permission || ':' || p.status, ',')" : "group_concat(p.permission || ':' || p.status, ',')"
+        let found = try await platform.database.withConnection { sql -> (AccessTokenRecord, LoginColumns, UserRecord)? in
             guard
                 let row = try await sql.raw(
                     """
-                    SELECT t.*, a.revoked_at AS authorization_revoked_at, a.created_at AS authorization_created_at, u.*
+                    SELECT t.*, a.revoked_at AS authorization_revoked_at, a.created_at AS authorization_created_at, u.*,
+                        (SELECT \(unsafeRaw: concatenate) FROM authorization_permissions p WHERE p.authorization_id = t.authorization_id) AS permissions
                     FROM access_tokens t JOIN authorizations a ON a.id = t.authorization_id JOIN users u ON u.id = t.user_id
                     WHERE t.token_hash = \(bind: Secrets.hash(token))
                     """
                 ).first()
             else { return nil }
-            let record = try row.decode(model: AccessTokenRecord.self, with: .snakeCase)
-            let permissions = try await AuthorizationStore.permissions(of: record.authorizationId, sql)
-            return (record, try row.decode(model: LoginColumns.self, with: .snakeCase), try row.decode(model: UserRecord.self, with: .snakeCase),
-                permissions)
+            return (try row.decode(model: AccessTokenRecord.self), try row.decode(model: LoginColumns.self), try row.decode(model: UserRecord.self))
         }
-        guard let (record, login, user, permissions) = found else {
+        guard let (record, login, user) = found else {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken, message: "Invalid OAuth access token.", token: nil))
+        }
+        var permissions: Authorization.Statuses = [:]
+        for pair in (login.permissions ?? "").split(separator: ",") {
+            guard let colon = pair.lastIndex(of: ":"), let status = Authorization.Status(rawValue: String(pair[pair.index(after: colon)...]))
+            else { continue }
+            permissions[Permission(String(pair[..<colon]))] = status
         }
         if login.authorizationRevokedAt != nil {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeAppNotAuthorized,

@@ -21,8 +21,16 @@ enum Secrets {
 
     /// The SHA-256 of a secret, in lowercase hex: what the database keeps instead of the secret.
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(secret.utf8)) {
+            hex.append(hexDigits[Int(byte >> 4)])
+            hex.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Compares two strings in time that depends only on their lengths, not on where they differ.
     static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {

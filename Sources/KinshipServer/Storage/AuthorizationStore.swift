@@ -85,11 +85,6 @@ struct AuthorizationStore: Sendable {
         }
     }
 
-    /// Whether a person has a current login to the app that holds `permission`.
-    func holds(_ permission: Permission, userID: String, appID: String) async throws -> Bool {
-        try await active(userID: userID, appID: appID)?.hasGranted(permission) ?? false
-    }
-
     static func permissions(of authorizationID: String, _ sql: any SQLDatabase) async throws -> Authorization.Statuses {
         var permissions: Authorization.Statuses = [:]
         for row in try await sql.raw(

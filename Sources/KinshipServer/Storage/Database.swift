@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresKit
-import SQLKit
 import SQLiteKit
+import SQLKit
 
 /// Kinship's connection to its storage: a pool of SQLite or PostgreSQL connections behind one
 /// SQL interface, so every store runs the same queries on both engines.

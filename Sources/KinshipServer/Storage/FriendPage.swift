@@ -60,7 +60,7 @@ extension FriendStore {
         return try await database.withConnection { sql in
             let forward = before == nil
             let rows = try await query(sql, forward ? after : before, forward: forward, limit: limit + 1, select: "u.*")
-            var friends = try rows.prefix(limit).map { try $0.decode(model: UserRecord.self, with: .snakeCase) }
+            var friends = try rows.prefix(limit).map { try $0.decode(model: UserRecord.self) }
             let more = rows.count > limit
             if !forward { friends.reverse() }
             var hasOther = false

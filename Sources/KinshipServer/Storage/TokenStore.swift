@@ -17,6 +17,13 @@ struct AccessTokenRecord: Decodable, Sendable {
     var issuedAt: Int
     var expiresAt: Int
     var revokedAt: Int?
+
+    /// Column names, so rows decode without converting every key's case on the hot path.
+    enum CodingKeys: String, CodingKey {
+        case lifetime
+        case tokenHash = "token_hash", authorizationId = "authorization_id", appId = "app_id", userId = "user_id"
+        case codeHash = "code_hash", issuedAt = "issued_at", expiresAt = "expires_at", revokedAt = "revoked_at"
+    }
 }
 
 /// Access tokens: issue, look up, revoke.
@@ -49,7 +56,7 @@ struct TokenStore: Sendable {
     func find(token: String) async throws -> AccessTokenRecord? {
         try await database.withConnection { sql in
             try await sql.raw("SELECT * FROM access_tokens WHERE token_hash = \(bind: Secrets.hash(token))")
-                .first(decoding: AccessTokenRecord.self, with: .snakeCase)
+                .first(decoding: AccessTokenRecord.self)
         }
     }
 

@@ -16,4 +16,11 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var location: String?
     public var passwordChangedAt: Int
     public var createdAt: Int
+
+    /// Column names, so rows decode without converting every key's case on the hot path.
+    enum CodingKeys: String, CodingKey {
+        case id, name, username, email, gender, locale, birthday, hometown, location
+        case firstName = "first_name", middleName = "middle_name", lastName = "last_name", passwordHash = "password_hash"
+        case passwordChangedAt = "password_changed_at", createdAt = "created_at"
+    }
 }

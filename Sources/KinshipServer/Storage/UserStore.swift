@@ -42,7 +42,7 @@ public struct UserStore: Sendable {
     /// The account with this id.
     public func find(id: String) async throws -> UserRecord? {
         try await database.withConnection { sql in
-            try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first(decoding: UserRecord.self, with: .snakeCase)
+            try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first(decoding: UserRecord.self)
         }
     }
 
@@ -52,14 +52,14 @@ public struct UserStore: Sendable {
         guard !login.isEmpty else { return nil }
         return try await database.withConnection { sql in
             try await sql.raw("SELECT * FROM users WHERE email = \(bind: login) OR username = \(bind: login)")
-                .first(decoding: UserRecord.self, with: .snakeCase)
+                .first(decoding: UserRecord.self)
         }
     }
 
     /// Every account, oldest first.
     public func list() async throws -> [UserRecord] {
         try await database.withConnection { sql in
-            try await sql.raw("SELECT * FROM users ORDER BY created_at, id").all(decoding: UserRecord.self, with: .snakeCase)
+            try await sql.raw("SELECT * FROM users ORDER BY created_at, id").all(decoding: UserRecord.self)
         }
     }
 
