@@ -43,7 +43,10 @@ public enum KinshipApplication {
             .addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
-        GraphController(service: GraphService(platform: platform, inspector: inspector), issuer: issuer, configuration: configuration)
+        let throttle = GraphThrottle(limits: configuration.graphLimits)
+        GraphController(
+            service: GraphService(platform: platform, inspector: inspector, throttle: throttle), issuer: issuer,
+            configuration: configuration)
             .addRoutes(to: router)
 
         let publicURLConfigured = configuration.publicURL != nil

@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     public var browserSessionLifetime: Int
     /// The largest form body accepted, in bytes.
     public var maxFormBytes: Int
+    /// Graph calls allowed per minute.
+    public var graphLimits: GraphLimits
 
     /// Failed logins allowed per account and per address in a sliding window.
     public struct LoginLimits: Sendable {
@@ -39,11 +41,23 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// Graph calls allowed per minute for one person in one app (error 17), and for one app (error 4).
+    public struct GraphLimits: Sendable {
+        public var perUserPerMinute: Int
+        public var perAppPerMinute: Int
+
+        public init(perUserPerMinute: Int = 6_000, perAppPerMinute: Int = 600_000) {
+            self.perUserPerMinute = perUserPerMinute
+            self.perAppPerMinute = perAppPerMinute
+        }
+    }
+
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
         database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
-        browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024
+        browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
+        graphLimits: GraphLimits = .init()
     ) {
         self.host = host
         self.port = port
@@ -56,5 +70,6 @@ public struct ServerConfiguration: Sendable {
         self.longTokenLifetime = longTokenLifetime
         self.browserSessionLifetime = browserSessionLifetime
         self.maxFormBytes = maxFormBytes
+        self.graphLimits = graphLimits
     }
 }

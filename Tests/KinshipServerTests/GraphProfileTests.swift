@@ -143,3 +143,35 @@ struct GraphProfileTests {
         }
     }
 }
+
+@Suite("Graph API: throttling")
+struct GraphThrottleTests {
+    @Test("a person over the per-minute limit gets 429 with code 17", arguments: TestEngine.enabled)
+    func throttled(engine: TestEngine) async throws {
+        try await withLiveServer(engine, configure: { $0.graphLimits = .init(perUserPerMinute: 3, perAppPerMinute: 100) }) { server in
+            _ = try await server.makeUser()
+            let app = try await server.makeApp()
+            let token = try await server.logInAndGetToken(app, scope: [])
+            var statuses: [HTTPResponse.Status] = []
+            var last: [String: Any] = [:]
+            for _ in 0..<4 {
+                let (status, json) = try await server.graph("/me", token: token)
+                statuses.append(status)
+                last = json
+            }
+            #expect(statuses == [.ok, .ok, .ok, .tooManyRequests])
+            #expect(graphError(last).code == 17)
+        }
+    }
+
+    @Test("limits count per minute window, per person and per app")
+    func windows() throws {
+        let throttle = GraphThrottle(limits: .init(perUserPerMinute: 2, perAppPerMinute: 3))
+        try throttle.admit(userID: "a", appID: "x", now: 60)
+        try throttle.admit(userID: "a", appID: "x", now: 61)
+        #expect(throws: GraphError.self) { try throttle.admit(userID: "a", appID: "x", now: 62) }
+        #expect(throws: GraphError.self) { try throttle.admit(userID: "b", appID: "x", now: 63) }
+        try throttle.admit(userID: "a", appID: "x", now: 120)
+        try throttle.admit(userID: "b", appID: "y", now: 121)
+    }
+}

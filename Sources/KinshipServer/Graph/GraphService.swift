@@ -10,10 +10,12 @@ struct GraphService: Sendable {
     let inspector: TokenInspector
     let pictures: PictureService
     let profiles: ProfileRenderer
+    let throttle: GraphThrottle
 
-    init(platform: Platform, inspector: TokenInspector) {
+    init(platform: Platform, inspector: TokenInspector, throttle: GraphThrottle) {
         self.platform = platform
         self.inspector = inspector
+        self.throttle = throttle
         self.pictures = PictureService(store: platform.pictures)
         self.profiles = ProfileRenderer(pictures: pictures)
     }
@@ -55,8 +57,11 @@ struct GraphService: Sendable {
     func caller(_ request: GraphRequest) async throws -> TokenInspector.Grant {
         guard let token = request.accessToken, !token.isEmpty else { throw GraphError.noToken }
         switch try await inspector.inspect(token) {
-        case .success(let grant): return grant
-        case .failure(let refusal): throw GraphError.invalidToken(subcode: refusal.subcode, message: refusal.message)
+        case .success(let grant):
+            try throttle.admit(userID: grant.user.id, appID: grant.authorization.appID)
+            return grant
+        case .failure(let refusal):
+            throw GraphError.invalidToken(subcode: refusal.subcode, message: refusal.message)
         }
     }
 
