@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KinshipCore
+import Logging
 
 /// Identifies the app calling the token or revocation endpoint: `client_id` (and `client_secret`)
 /// in the form, or HTTP Basic (RFC 6749 §2.3.1). A secret that is sent is always checked.
@@ -59,6 +60,18 @@ struct OAuthFailure: Error {
     init(_ code: OAuthErrorCode, _ description: String, basic: Bool = false) {
         self.body = OAuthErrorBody(code, description)
         self.basic = basic
+    }
+
+    /// Runs an endpoint, answering an ``OAuthFailure`` it throws as RFC 6749 §5.2 says, and logging it.
+    static func answering(_ context: KinshipRequestContext, _ endpoint: () async throws -> Response) async throws -> Response {
+        do {
+            return try await endpoint()
+        } catch let failure as OAuthFailure {
+            context.logger.info("OAuth request refused", metadata: [
+                "oauth.error": "\(failure.body.error.rawValue)", "oauth.error_description": "\(failure.body.errorDescription ?? "")",
+            ])
+            return failure.response
+        }
     }
 
     var response: Response {

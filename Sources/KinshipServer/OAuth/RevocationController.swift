@@ -12,11 +12,7 @@ struct RevocationController: Sendable {
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/oauth/revoke") { request, context in
-            do {
-                return try await revoke(request, context)
-            } catch let failure as OAuthFailure {
-                return failure.response
-            }
+            try await OAuthFailure.answering(context) { try await revoke(request, context) }
         }
     }
 

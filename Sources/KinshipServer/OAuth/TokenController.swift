@@ -13,14 +13,7 @@ struct TokenController: Sendable {
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/oauth/access_token") { request, context in
-            do {
-                return try await exchange(request, context)
-            } catch let failure as OAuthFailure {
-                context.logger.info("Token request refused", metadata: [
-                    "oauth.error": "\(failure.body.error.rawValue)", "oauth.error_description": "\(failure.body.errorDescription ?? "")",
-                ])
-                return failure.response
-            }
+            try await OAuthFailure.answering(context) { try await exchange(request, context) }
         }
     }
 
