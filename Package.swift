@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
     ],
     targets: [
         .target(
@@ -61,6 +62,7 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings

@@ -53,7 +53,9 @@ def main():
     binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], capture_output=True,
                                          text=True, check=True).stdout.strip(), "kinship")
     folder = tempfile.mkdtemp(prefix="kinship-bench-")
-    process, base, banner = start_server(binary, os.path.join(folder, "kinship.sqlite"), folder, log_level="warning")
+    unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000")
+    process, base, banner = start_server(binary, os.path.join(folder, "kinship.sqlite"), folder, log_level="warning",
+                                         extra=unlimited)
     try:
         client_id, _ = demo_credentials(banner)
         token = log_in(base, client_id, "ada@example.com", "kinship-demo", "email")["access_token"]

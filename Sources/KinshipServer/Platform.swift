@@ -13,6 +13,9 @@ public struct Platform: Sendable {
     let tokens: TokenStore
     let browserSessions: BrowserSessionStore
     let serverKeys: ServerKeyStore
+    /// For SQLite: the counter that lets processes cache token checks safely. PostgreSQL
+    /// deployments may span hosts, so their token checks always read the database.
+    let grantGeneration: GrantGeneration?
 
     /// Opens the database (creating an SQLite file if there is none) and brings its schema up to date.
     public static func open(
@@ -25,19 +28,22 @@ public struct Platform: Sendable {
             await database.shutdown()
             throw PlatformError.cannotOpen(location.description, underlying: String(reflecting: error))
         }
-        return Platform(database: database, passwords: PasswordHasher(cost: bcryptCost))
+        var generation: GrantGeneration?
+        if case .sqlite(let path) = location { generation = GrantGeneration(databasePath: path) }
+        return Platform(database: database, passwords: PasswordHasher(cost: bcryptCost), grantGeneration: generation)
     }
 
-    init(database: Database, passwords: PasswordHasher) {
+    init(database: Database, passwords: PasswordHasher, grantGeneration: GrantGeneration?) {
         self.database = database
+        self.grantGeneration = grantGeneration
         self.users = UserStore(database: database, passwords: passwords)
         self.apps = AppStore(database: database)
         self.friends = FriendStore(database: database)
         self.pictures = PictureStore(database: database)
         self.posts = PostStore(database: database)
-        self.authorizations = AuthorizationStore(database: database)
+        self.authorizations = AuthorizationStore(database: database, generation: grantGeneration)
         self.codes = CodeStore(database: database)
-        self.tokens = TokenStore(database: database)
+        self.tokens = TokenStore(database: database, generation: grantGeneration)
         self.browserSessions = BrowserSessionStore(database: database)
         self.serverKeys = ServerKeyStore(database: database)
     }

@@ -21,6 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
     var demo = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
+    @Option(name: .customLong("graph-calls-per-user"), help: "Graph calls one person may make through one app per minute (then error 17).")
+    var graphCallsPerUser = ServerConfiguration.GraphLimits().perUserPerMinute
+    @Option(name: .customLong("graph-calls-per-app"), help: "Graph calls one app may make per minute (then error 4).")
+    var graphCallsPerApp = ServerConfiguration.GraphLimits().perAppPerMinute
 
     func run() async throws {
         let logLevel = self.logLevel
@@ -30,7 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "kinship")
-        let configuration = ServerConfiguration(host: host, port: port, publicURL: publicURL, database: try storage.location())
+        let configuration = ServerConfiguration(
+            host: host, port: port, publicURL: publicURL, database: try storage.location(),
+            graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp))
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
         do {

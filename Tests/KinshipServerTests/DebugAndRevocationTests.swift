@@ -78,6 +78,8 @@ struct DebugAndRevocationTests {
             _ = try await server.makeUser()
             let app = try await server.makeApp()
             let token = try await server.logInAndGetToken(app, scope: [])
+            #expect(try await server.debugToken(token, app: app).isValid, "checked, and remembered, by the first process")
+            #expect(try await server.graph("/me", token: token).0 == .ok)
             let second = try await Platform.open(server.platform.database.location, bcryptCost: 4, logger: .init(label: "second"))
             let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: server.platform.database.location)
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: .init(label: "second"))
@@ -89,6 +91,7 @@ struct DebugAndRevocationTests {
             }
             await second.close()
             #expect(!(try await server.debugToken(token, app: app).isValid))
+            #expect(try await server.graph("/me", token: token).0 == .unauthorized)
         }
     }
 }

@@ -80,11 +80,11 @@ def admin(kinship, database, *arguments):
     return completed.returncode, completed.stdout, completed.stderr
 
 
-def start_server(kinship, database, folder, log_level="info"):
+def start_server(kinship, database, folder, log_level="info", extra=()):
     port = free_port()
     log = open(os.path.join(folder, "server.log"), "w")
     process = subprocess.Popen(
-        [kinship, "serve", "--demo", "--port", str(port), "--database", database, "--log-level", log_level],
+        [kinship, "serve", "--demo", "--port", str(port), "--database", database, "--log-level", log_level, *extra],
         cwd=folder, stdout=subprocess.PIPE, stderr=log, text=True)
     banner = []
     deadline = time.time() + 120

@@ -94,8 +94,10 @@ struct GraphController: Sendable {
     }
 
     static func bearerToken(_ headers: HTTPFields) -> String? {
-        guard let value = headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard let value = headers[.authorization], value.count > 7,
+            value.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 | 0x20 == $1 | 0x20 })
+        else { return nil }
+        return String(Substring(value).dropFirst(7).trimmingSpaces)
     }
 
     /// `"/v1.0/me?fields=name"` → (`"me"`, `"fields=name"`).

@@ -27,6 +27,10 @@ struct GraphResponse: Sendable {
         GraphResponse(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: GraphJSON.encode(value))
     }
 
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> GraphResponse {
+        GraphResponse(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: Data(value.serialized))
+    }
+
     static func error(_ error: GraphError, traceID: String) -> GraphResponse {
         var response = json(error.body(traceID: traceID), status: error.status)
         if error.status == .unauthorized { response.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""# }

@@ -3,8 +3,9 @@ import SQLKit
 
 /// Decides whether an access token may be used, and if not, which Graph error says why.
 ///
-/// One query reads the token, its login, its person and the login's permissions together.
-/// Nothing is cached: a revocation holds at once in every server process.
+/// One query reads the token, its login, its person and the login's permissions together. On
+/// SQLite the answer is kept in a ``GrantCache`` that any grant change, in any process, empties
+/// at once; on PostgreSQL every check reads the database.
 struct TokenInspector: Sendable {
     /// A usable token, the login it speaks for, and the person.
     struct Grant: Sendable {
@@ -34,11 +35,23 @@ struct TokenInspector: Sendable {
     }
 
     let platform: Platform
+    private let cache: GrantCache?
+
+    init(platform: Platform) {
+        self.platform = platform
+        self.cache = platform.grantGeneration.map(GrantCache.init)
+    }
 
     func inspect(_ token: String) async throws -> Result<Grant, Refusal> {
         guard token.hasPrefix("kat_") else {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken, message: "Invalid OAuth access token.", token: nil))
         }
+        let hash = Secrets.hash(token)
+        if let cached = cache?.grant(forTokenHash: hash) {
+            guard cached.token.expiresAt > UnixTime.now() else { return .failure(Self.expired(cached.token)) }
+            return .success(cached)
+        }
+        let generation = cache?.generation.current
         let concatenate = platform.database.engine == .postgres
             ? "string_agg(p.permission || ':' || p.status, ',')" : "group_concat(p.permission || ':' || p.status, ',')"
         let found = try await platform.database.withConnection { sql -> (AccessTokenRecord, LoginColumns, UserRecord)? in
@@ -48,7 +61,7 @@ struct TokenInspector: Sendable {
                     SELECT t.*, a.revoked_at AS authorization_revoked_at, a.created_at AS authorization_created_at, u.*,
                         (SELECT \(unsafeRaw: concatenate) FROM authorization_permissions p WHERE p.authorization_id = t.authorization_id) AS permissions
                     FROM access_tokens t JOIN authorizations a ON a.id = t.authorization_id JOIN users u ON u.id = t.user_id
-                    WHERE t.token_hash = \(bind: Secrets.hash(token))
+                    WHERE t.token_hash = \(bind: hash)
                     """
                 ).first()
             else { return nil }
@@ -77,12 +90,17 @@ struct TokenInspector: Sendable {
                 token: record))
         }
         if record.expiresAt <= UnixTime.now() {
-            return .failure(Refusal(subcode: GraphErrorCode.subcodeExpired,
-                message: "Error validating access token: Session has expired.", token: record))
+            return .failure(Self.expired(record))
         }
         let authorization = Authorization(
             id: record.authorizationId, userID: record.userId, appID: record.appId, createdAt: login.authorizationCreatedAt,
             revokedAt: nil, permissions: permissions)
-        return .success(Grant(token: record, authorization: authorization, user: user))
+        let grant = Grant(token: record, authorization: authorization, user: user)
+        if let generation { cache?.store(grant, forTokenHash: hash, readAt: generation) }
+        return .success(grant)
+    }
+
+    private static func expired(_ token: AccessTokenRecord) -> Refusal {
+        Refusal(subcode: GraphErrorCode.subcodeExpired, message: "Error validating access token: Session has expired.", token: token)
     }
 }

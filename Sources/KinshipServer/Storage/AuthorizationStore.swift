@@ -4,6 +4,7 @@ import SQLKit
 /// The logins people have given apps, and the permission each holds.
 struct AuthorizationStore: Sendable {
     let database: Database
+    let generation: GrantGeneration?
 
     /// The person's current (not revoked) login to the app, if any.
     func active(userID: String, appID: String) async throws -> Authorization? {
@@ -34,7 +35,7 @@ struct AuthorizationStore: Sendable {
         userID: String, appID: String, granted: Set<Permission>, declined: Set<Permission>
     ) async throws -> Authorization {
         let now = UnixTime.now()
-        let authorizationID = try await database.transaction { sql -> String in
+        let authorizationID = try await generation.changing { try await database.transaction { sql -> String in
             let existing = try await sql.raw(
                 "SELECT id FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
             ).first(decodingColumn: "id", as: String.self)
@@ -56,7 +57,7 @@ struct AuthorizationStore: Sendable {
                 ).run()
             }
             return id
-        }
+        } }
         guard let authorization = try await find(id: authorizationID) else {
             throw StorageError.vanished("authorization \(authorizationID)")
         }
@@ -66,23 +67,23 @@ struct AuthorizationStore: Sendable {
     /// Marks one permission declined: the app no longer holds it, and the dialog asks for it again
     /// only with `auth_type=rerequest`.
     func revoke(_ permission: Permission, in authorizationID: String) async throws {
-        try await database.withConnection { sql in
+        try await generation.changing { try await database.withConnection { sql in
             try await sql.raw(
                 """
                 UPDATE authorization_permissions SET status = \(bind: Authorization.Status.declined.rawValue), updated_at = \(bind: UnixTime.now())
                 WHERE authorization_id = \(bind: authorizationID) AND permission = \(bind: permission.rawValue)
                 """
             ).run()
-        }
+        } }
     }
 
     /// Ends a login: every token of it fails from now on, and the next login starts afresh.
     func revokeAll(_ authorizationID: String) async throws {
-        try await database.withConnection { sql in
+        try await generation.changing { try await database.withConnection { sql in
             try await sql.raw(
                 "UPDATE authorizations SET revoked_at = \(bind: UnixTime.now()) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL"
             ).run()
-        }
+        } }
     }
 
     static func permissions(of authorizationID: String, _ sql: any SQLDatabase) async throws -> Authorization.Statuses {

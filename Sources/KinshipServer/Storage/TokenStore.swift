@@ -29,6 +29,7 @@ struct AccessTokenRecord: Decodable, Sendable {
 /// Access tokens: issue, look up, revoke.
 struct TokenStore: Sendable {
     let database: Database
+    let generation: GrantGeneration?
 
     /// Issues a token for a login; returns the token (shown once) and its record.
     func issue(
@@ -62,19 +63,19 @@ struct TokenStore: Sendable {
 
     /// Revokes one token.
     func revoke(tokenHash: String) async throws {
-        try await database.withConnection { sql in
+        try await generation.changing { try await database.withConnection { sql in
             try await sql.raw(
                 "UPDATE access_tokens SET revoked_at = \(bind: UnixTime.now()) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL"
             ).run()
-        }
+        } }
     }
 
     /// Revokes every token that came from one authorization code (used when the code is replayed).
     func revokeTokens(issuedFromCodeHash codeHash: String) async throws {
-        try await database.withConnection { sql in
+        try await generation.changing { try await database.withConnection { sql in
             try await sql.raw(
                 "UPDATE access_tokens SET revoked_at = \(bind: UnixTime.now()) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
             ).run()
-        }
+        } }
     }
 }
