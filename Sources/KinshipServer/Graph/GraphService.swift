@@ -102,7 +102,7 @@ struct GraphService: Sendable {
     /// Another person is visible to a caller who is their friend, or when they use the same app.
     private func isVisible(_ other: UserRecord, to caller: TokenInspector.Grant) async throws -> Bool {
         if try await platform.authorizations.active(userID: other.id, appID: caller.authorization.appID) != nil { return true }
-        return try await platform.friends.friendIDs(of: caller.user.id).contains(other.id)
+        return try await platform.friends.areFriends(caller.user.id, other.id)
     }
 
     // MARK: - Picture

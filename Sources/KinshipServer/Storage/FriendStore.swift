@@ -23,6 +23,14 @@ public struct FriendStore: Sendable {
         }
     }
 
+    /// Whether two people are friends.
+    func areFriends(_ userID: String, _ otherID: String) async throws -> Bool {
+        try await database.withConnection { sql in
+            try await sql.raw("SELECT friend_id FROM friendships WHERE user_id = \(bind: userID) AND friend_id = \(bind: otherID)")
+                .first() != nil
+        }
+    }
+
     /// The ids of a person's friends.
     public func friendIDs(of userID: String) async throws -> [String] {
         try await database.withConnection { sql in
