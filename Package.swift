@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "kinship", targets: ["kinship"]),
         .library(name: "KinshipCore", targets: ["KinshipCore"]),
         .library(name: "KinshipContacts", targets: ["KinshipContacts"]),
+        .library(name: "KinshipKit", targets: ["KinshipKit"]),
         .library(name: "KinshipServer", targets: ["KinshipServer"]),
     ],
     dependencies: [
@@ -42,6 +43,11 @@ let package = Package(
         ),
         .target(
             name: "KinshipContacts",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KinshipKit",
+            dependencies: ["KinshipCore"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -88,6 +94,11 @@ let package = Package(
                 "KinshipContacts",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
+            name: "KinshipKitTests",
+            dependencies: ["KinshipKit", "KinshipCore"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

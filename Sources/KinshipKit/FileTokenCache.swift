@@ -1,0 +1,82 @@
+import Foundation
+
+/// Tokens kept as JSON files, one per key, in a folder only the user can read (files mode 0600).
+///
+/// Writes are atomic (a temporary file renamed into place), so a crash never leaves half a token.
+/// A file that cannot be read is reported to ``onProblem``, moved aside as `KEY.json.corrupt` (so
+/// nothing is lost), and treated as no token.
+public struct FileTokenCache: TokenCache {
+    public let folder: URL
+    private let onProblem: @Sendable (TokenCacheError) -> Void
+
+    public init(folder: URL, onProblem: @escaping @Sendable (TokenCacheError) -> Void = { _ in }) {
+        self.folder = folder
+        self.onProblem = onProblem
+    }
+
+    /// `$XDG_CONFIG_HOME/kinship/tokens` (or `~/.config/kinship/tokens`).
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        return base.appendingPathComponent("kinship/tokens")
+    }
+
+    public func save(_ token: AccessToken, forKey key: String) async throws {
+        let file = try url(forKey: key)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: try encoder.encode(token),
+            attributes: [.posixPermissions: 0o600])
+        else { throw TokenCacheError.cannotWrite(file.path) }
+        if rename(temporary.path, file.path) != 0 {
+            try? FileManager.default.removeItem(at: temporary)
+            throw TokenCacheError.cannotWrite(file.path)
+        }
+    }
+
+    public func load(forKey key: String) async throws -> AccessToken? {
+        let file = try url(forKey: key)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(AccessToken.self, from: data)
+        } catch {
+            let aside = file.appendingPathExtension("corrupt")
+            try? FileManager.default.removeItem(at: aside)
+            try? FileManager.default.moveItem(at: file, to: aside)
+            onProblem(.corrupt(path: file.path, movedTo: aside.path))
+            return nil
+        }
+    }
+
+    public func clear(forKey key: String) async throws {
+        let file = try url(forKey: key)
+        if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+    }
+
+    private func url(forKey key: String) throws(TokenCacheError) -> URL {
+        guard !key.isEmpty, key.count <= 128, key.first != ".",
+            key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else { throw .invalidKey(key) }
+        return folder.appendingPathComponent(key + ".json")
+    }
+}
+
+/// What can go wrong with a token cache.
+public enum TokenCacheError: Error, Equatable, CustomStringConvertible {
+    case invalidKey(String)
+    case cannotWrite(String)
+    case corrupt(path: String, movedTo: String)
+
+    public var description: String {
+        switch self {
+        case .invalidKey(let key): "\"\(key)\" cannot name a cache entry: use letters, digits, dots, dashes and underscores."
+        case .cannotWrite(let path): "Cannot write the token cache file \(path)."
+        case .corrupt(let path, let aside): "The token cache file \(path) could not be read; it was moved to \(aside) and ignored."
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// A person's login to an app on this device: a state machine over ``SessionState`` that keeps
+/// the token in a ``TokenCache``.
+///
+/// Only the documented transitions are allowed; anything else throws
+/// ``SessionError/illegalTransition(from:to:)``. Observers follow every change through ``changes``.
+public actor Session {
+    public let appID: String
+    public let cacheKey: String
+    private let cache: any TokenCache
+    public private(set) var state: SessionState = .created
+    public private(set) var accessToken: AccessToken?
+    private var observers: [AsyncStream<SessionStateChange>.Continuation] = []
+
+    /// Makes a session; a cached, unexpired token for the same app moves it to `createdTokenLoaded`.
+    public init(appID: String, cache: any TokenCache, cacheKey: String = "default") async throws {
+        self.appID = appID
+        self.cache = cache
+        self.cacheKey = cacheKey
+        if let cached = try await cache.load(forKey: cacheKey), cached.appID == appID, !cached.isExpired {
+            accessToken = cached
+            state = .createdTokenLoaded
+        }
+    }
+
+    /// Every state change from now on.
+    public var changes: AsyncStream<SessionStateChange> {
+        let (stream, continuation) = AsyncStream<SessionStateChange>.makeStream()
+        observers.append(continuation)
+        return stream
+    }
+
+    /// Opens with the cached token, without a dialog (from `createdTokenLoaded`).
+    public func openWithCachedToken() throws {
+        try move(to: .open)
+    }
+
+    /// Starts a login: the dialog is about to show.
+    public func beginOpening() throws {
+        try move(to: .createdOpening)
+    }
+
+    /// Finishes a login with the token it produced, and caches the token.
+    public func open(with token: AccessToken) async throws {
+        try check(token)
+        try validate(.open)
+        try await cache.save(token, forKey: cacheKey)
+        accessToken = token
+        try move(to: .open)
+    }
+
+    /// Replaces the token of an open session (more permissions, a longer-lived token).
+    public func extend(with token: AccessToken) async throws {
+        try check(token)
+        try validate(.openTokenExtended)
+        try await cache.save(token, forKey: cacheKey)
+        accessToken = token
+        try move(to: .openTokenExtended)
+    }
+
+    /// The login failed or was cancelled.
+    public func failLogin() throws {
+        try move(to: .closedLoginFailed)
+    }
+
+    /// Closes the session; the cached token stays, so the next session starts logged in.
+    public func close() throws {
+        try move(to: .closed)
+    }
+
+    /// Closes the session and forgets the token, here and in the cache.
+    public func closeAndClearTokenInformation() async throws {
+        try validate(.closed)
+        try await cache.clear(forKey: cacheKey)
+        accessToken = nil
+        try move(to: .closed)
+    }
+
+    private func check(_ token: AccessToken) throws {
+        guard token.appID == appID else { throw SessionError.tokenForAnotherApp(expected: appID, got: token.appID) }
+    }
+
+    private func validate(_ next: SessionState) throws {
+        guard state.successors.contains(next) else { throw SessionError.illegalTransition(from: state, to: next) }
+    }
+
+    private func move(to next: SessionState) throws {
+        try validate(next)
+        let change = SessionStateChange(from: state, to: next)
+        state = next
+        for observer in observers { observer.yield(change) }
+        if next.isClosed {
+            for observer in observers { observer.finish() }
+            observers.removeAll()
+        }
+    }
+}
