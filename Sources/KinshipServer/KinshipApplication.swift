@@ -43,6 +43,8 @@ public enum KinshipApplication {
             .addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
+        TokenCacheController(store: platform.tokenCache, perAddressPerMinute: configuration.tokenCacheRequestsPerMinute)
+            .addRoutes(to: router)
         let throttle = GraphThrottle(limits: configuration.graphLimits)
         GraphController(
             service: GraphService(platform: platform, inspector: inspector, throttle: throttle), issuer: issuer,

@@ -8,6 +8,7 @@ public struct Platform: Sendable {
     public let friends: FriendStore
     public let pictures: PictureStore
     let posts: PostStore
+    let tokenCache: TokenCacheStore
     let authorizations: AuthorizationStore
     let codes: CodeStore
     let tokens: TokenStore
@@ -41,6 +42,7 @@ public struct Platform: Sendable {
         self.friends = FriendStore(database: database)
         self.pictures = PictureStore(database: database)
         self.posts = PostStore(database: database)
+        self.tokenCache = TokenCacheStore(database: database)
         self.authorizations = AuthorizationStore(database: database, generation: grantGeneration)
         self.codes = CodeStore(database: database)
         self.tokens = TokenStore(database: database, generation: grantGeneration)

@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var maxFormBytes: Int
     /// Graph calls allowed per minute.
     public var graphLimits: GraphLimits
+    /// Remote token cache requests one address may make per minute.
+    public var tokenCacheRequestsPerMinute: Int
 
     /// Failed logins allowed per account and per address in a sliding window.
     public struct LoginLimits: Sendable {
@@ -57,7 +59,7 @@ public struct ServerConfiguration: Sendable {
         database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
         browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
-        graphLimits: GraphLimits = .init()
+        graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120
     ) {
         self.host = host
         self.port = port
@@ -71,5 +73,6 @@ public struct ServerConfiguration: Sendable {
         self.browserSessionLifetime = browserSessionLifetime
         self.maxFormBytes = maxFormBytes
         self.graphLimits = graphLimits
+        self.tokenCacheRequestsPerMinute = tokenCacheRequestsPerMinute
     }
 }

@@ -146,5 +146,18 @@ enum Schema {
                 "CREATE INDEX posts_by_user ON posts (user_id, sequence)",
             ]
         },
+        Migration(version: 3, name: "remote token cache") { engine in
+            [
+                """
+                CREATE TABLE token_cache_entries (
+                    key_hash TEXT PRIMARY KEY,
+                    ciphertext \(engine == .postgres ? "BYTEA" : "BLOB") NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX token_cache_entries_by_expiry ON token_cache_entries (expires_at)",
+            ]
+        },
     ]
 }
