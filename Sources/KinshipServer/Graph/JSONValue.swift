@@ -1,5 +1,5 @@
 /// A JSON value built at run time, for answers whose shape depends on the request (`?fields=`).
-enum JSONValue: Encodable, Equatable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+enum JSONValue: Equatable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
 {
     case string(String)
@@ -15,29 +15,6 @@ enum JSONValue: Encodable, Equatable, Sendable, ExpressibleByStringLiteral, Expr
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .int(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .null:
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .array(let values):
-            var container = encoder.unkeyedContainer()
-            for value in values { try container.encode(value) }
-        case .object(let pairs):
-            var container = encoder.container(keyedBy: Key.self)
-            for (key, value) in pairs { try container.encode(value, forKey: Key(key)) }
-        }
-    }
-
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b
@@ -50,8 +27,8 @@ enum JSONValue: Encodable, Equatable, Sendable, ExpressibleByStringLiteral, Expr
         }
     }
 
-    /// The value as JSON text, written directly: a Graph answer is built of these, and going
-    /// through `JSONEncoder` cost more than the rest of a cached `/me` together.
+    /// The value as JSON text, written directly: going through `JSONEncoder` cost more than the
+    /// rest of a cached `/me` together.
     var serialized: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
@@ -101,13 +78,5 @@ enum JSONValue: Encodable, Equatable, Sendable, ExpressibleByStringLiteral, Expr
             }
         }
         output.append(UInt8(ascii: "\""))
-    }
-
-    private struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }
