@@ -26,6 +26,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("graph-calls-per-app"), help: "Graph calls one app may make per minute (then error 4).")
     var graphCallsPerApp = ServerConfiguration.GraphLimits().perAppPerMinute
 
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
+        guard graphCallsPerUser > 0, graphCallsPerApp > 0 else {
+            throw ValidationError("--graph-calls-per-user and --graph-calls-per-app must be at least 1.")
+        }
+    }
+
     func run() async throws {
         let logLevel = self.logLevel
         LoggingSystem.bootstrap { label in
