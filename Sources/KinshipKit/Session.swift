@@ -41,20 +41,12 @@ public actor Session {
 
     /// Finishes a login with the token it produced, and caches the token.
     public func open(with token: AccessToken) async throws {
-        try check(token)
-        try validate(.open)
-        try await cache.save(token, forKey: cacheKey)
-        accessToken = token
-        try move(to: .open)
+        try await adopt(token, movingTo: .open)
     }
 
     /// Replaces the token of an open session (more permissions, a longer-lived token).
     public func extend(with token: AccessToken) async throws {
-        try check(token)
-        try validate(.openTokenExtended)
-        try await cache.save(token, forKey: cacheKey)
-        accessToken = token
-        try move(to: .openTokenExtended)
+        try await adopt(token, movingTo: .openTokenExtended)
     }
 
     /// The login failed or was cancelled.
@@ -75,8 +67,13 @@ public actor Session {
         try move(to: .closed)
     }
 
-    private func check(_ token: AccessToken) throws {
+    /// Caches a token for this app and moves to `next`, checking both before anything changes.
+    private func adopt(_ token: AccessToken, movingTo next: SessionState) async throws {
         guard token.appID == appID else { throw SessionError.tokenForAnotherApp(expected: appID, got: token.appID) }
+        try validate(next)
+        try await cache.save(token, forKey: cacheKey)
+        accessToken = token
+        try move(to: next)
     }
 
     private func validate(_ next: SessionState) throws {
