@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "KinshipCore", targets: ["KinshipCore"]),
         .library(name: "KinshipContacts", targets: ["KinshipContacts"]),
         .library(name: "KinshipKit", targets: ["KinshipKit"]),
+        .library(name: "KinshipLoopback", targets: ["KinshipLoopback"]),
         .library(name: "KinshipServer", targets: ["KinshipServer"]),
     ],
     dependencies: [
@@ -47,7 +48,17 @@ let package = Package(
         ),
         .target(
             name: "KinshipKit",
-            dependencies: ["KinshipCore"],
+            dependencies: ["KinshipCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KinshipLoopback",
+            dependencies: [
+                "KinshipKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -98,13 +109,15 @@ let package = Package(
         ),
         .testTarget(
             name: "KinshipKitTests",
-            dependencies: ["KinshipKit", "KinshipCore"],
+            dependencies: ["KinshipKit", "KinshipCore", "KinshipLoopback"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "KinshipServerTests",
             dependencies: [
                 "KinshipCore",
+                "KinshipKit",
+                "KinshipLoopback",
                 "KinshipServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

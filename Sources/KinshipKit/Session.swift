@@ -22,6 +22,11 @@ public actor Session {
         }
     }
 
+    /// A new session for the same app and cache entry: how to log in again once this one closed.
+    public func successor() async throws -> Session {
+        try await Session(appID: appID, cache: cache, cacheKey: cacheKey)
+    }
+
     /// Every state change from now on.
     public var changes: AsyncStream<SessionStateChange> {
         let (stream, continuation) = AsyncStream<SessionStateChange>.makeStream()

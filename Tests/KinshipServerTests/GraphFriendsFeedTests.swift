@@ -8,23 +8,6 @@ import Testing
 
 @Suite("Graph API: friends, feed, batch")
 struct GraphFriendsFeedTests {
-    /// Makes `count` friends of Ada who use the app and granted it user_friends.
-    private func makeFriends(_ server: LiveServer, of ada: UserRecord, app: TestApp, count: Int, prefix: String) async throws
-        -> [UserRecord]
-    {
-        var friends: [UserRecord] = []
-        for index in 0..<count {
-            let friend = try await server.platform.users.create(NewUser(
-                name: "\(prefix) \(String(format: "%03d", (index * 37) % count))", email: "\(prefix.lowercased())\(index)@example.com",
-                password: testPassword))
-            try await server.platform.friends.befriend(ada.id, friend.id)
-            _ = try await server.platform.authorizations.recordConsent(
-                userID: friend.id, appID: app.id, granted: [.userFriends], declined: [])
-            friends.append(friend)
-        }
-        return friends
-    }
-
     private func walk(_ server: LiveServer, token: String, start: String, cursor: String) async throws -> (ids: [String], names: [String], totals: Set<Int>) {
         var ids: [String] = []
         var names: [String] = []
@@ -52,7 +35,7 @@ struct GraphFriendsFeedTests {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
-            let friends = try await makeFriends(server, of: ada, app: app, count: 250, prefix: "Friend")
+            let friends = try await server.makeFriends(of: ada, app: app, count: 250, prefix: "Friend")
             let holdout = try await server.makeUser(name: "Aaron Holdout", email: "holdout@example.com", username: nil)
             try await server.platform.friends.befriend(ada.id, holdout.id)
             _ = try await server.platform.authorizations.recordConsent(userID: holdout.id, appID: app.id, granted: [], declined: [.userFriends])
@@ -82,13 +65,13 @@ struct GraphFriendsFeedTests {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
-            let friends = try await makeFriends(server, of: ada, app: app, count: 40, prefix: "Pal")
+            let friends = try await server.makeFriends(of: ada, app: app, count: 40, prefix: "Pal")
             let token = try await server.logInAndGetToken(app, scope: [.userFriends])
             var seen: [String] = []
             let (_, first) = try await server.graph("/me/friends?limit=10", token: token)
             seen += (first["data"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             var next = (first["paging"] as? [String: Any])?["next"] as? String
-            let newcomers = try await makeFriends(server, of: ada, app: app, count: 3, prefix: "Aardvark")
+            let newcomers = try await server.makeFriends(of: ada, app: app, count: 3, prefix: "Aardvark")
             let removable = friends.filter { !seen.contains($0.id) }.prefix(2)
             for friend in removable {
                 try await server.platform.database.withConnection { sql in

@@ -1,0 +1,158 @@
+import Foundation
+import KinshipCore
+
+/// Calls the Graph API with the current token: typed requests, raw ones, and batches.
+///
+/// Every failure is a ``GraphError`` with a category; ``GraphRecovery`` acts on it.
+public struct GraphClient: Sendable {
+    public let configuration: KinshipConfiguration
+    private let tokens: any AccessTokenProvider
+    private let transport: any HTTPTransport
+
+    public init(configuration: KinshipConfiguration, tokens: any AccessTokenProvider, transport: any HTTPTransport = URLSessionTransport()) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.transport = transport
+    }
+
+    // MARK: - Typed requests
+
+    /// The person logged in, with `fields` (the platform leaves out fields it may not show).
+    public func me(fields: [String] = ["id", "name"]) async throws(GraphError) -> GraphUser {
+        try await send(.me(fields: fields), as: GraphUser.self)
+    }
+
+    /// One page of the person's friends who use the app; needs `user_friends`.
+    public func friends(limit: Int? = nil, after: String? = nil, fields: [String] = GraphFriend.defaultFields) async throws(GraphError)
+        -> FriendsPage
+    {
+        try await send(.friends(limit: limit, after: after, fields: fields), as: FriendsPage.self)
+    }
+
+    /// Every friend, page after page, as an asynchronous sequence.
+    public func allFriends(pageSize: Int = 100, fields: [String] = GraphFriend.defaultFields) -> FriendSequence {
+        FriendSequence(client: self, pageSize: pageSize, fields: fields)
+    }
+
+    /// What the person granted and declined to this app.
+    public func permissions() async throws(GraphError) -> [PermissionStatus] {
+        struct List: Decodable { let data: [PermissionStatus] }
+        return try await send(.permissions, as: List.self).data
+    }
+
+    /// Gives `permission` back; from now on the app works as if it was never granted.
+    public func revoke(_ permission: Permission) async throws(GraphError) {
+        _ = try await send(.revoke(permission))
+    }
+
+    /// Removes the app from the person's account: every token of theirs for it stops working.
+    public func revokeLogin() async throws(GraphError) {
+        _ = try await send(.revokeLogin)
+    }
+
+    /// Where a person's picture is, in the size asked for.
+    public func picture(of userID: String = "me", type: PictureType? = nil, width: Int? = nil, height: Int? = nil)
+        async throws(GraphError) -> Picture
+    {
+        try await send(.picture(of: userID, type: type, width: width, height: height), as: PictureData.self).data
+    }
+
+    /// Posts `message` on the person's timeline (needs `publish_actions`); returns the post's id.
+    public func post(message: String, link: String? = nil) async throws(GraphError) -> String {
+        struct Created: Decodable { let id: String }
+        return try await send(.post(message: message, link: link), as: Created.self).id
+    }
+
+    /// Any Graph call, answered as JSON.
+    public func request(path: String, method: String = "GET", params: [String: String] = [:]) async throws(GraphError) -> GraphValue {
+        try await send(GraphRequest(method: method, path: path, parameters: FormParameters(params.sorted { $0.key < $1.key })))
+    }
+
+    /// The token calls are made with now.
+    public func currentToken() async -> AccessToken? {
+        await tokens.currentAccessToken()
+    }
+
+    // MARK: - Sending
+
+    /// Sends `request` and decodes the answer as `Model`.
+    public func send<Model: Decodable>(_ request: GraphRequest, as model: Model.Type) async throws(GraphError) -> Model {
+        let response = try await exchange(request)
+        do {
+            return try JSONDecoder().decode(Model.self, from: response.body)
+        } catch {
+            throw GraphError(category: .other, message: "The answer to \(request.path) is not a \(Model.self): \(error)", httpStatus: response.status)
+        }
+    }
+
+    /// Sends `request` and returns the answer as JSON.
+    public func send(_ request: GraphRequest) async throws(GraphError) -> GraphValue {
+        try await send(request, as: GraphValue.self)
+    }
+
+    /// Sends up to 50 requests in one call; each part succeeds or fails on its own.
+    public func batch(_ requests: [GraphRequest]) async throws(GraphError) -> [Result<GraphValue, GraphError>] {
+        struct Part: Encodable {
+            let method: String
+            let relativeURL: String
+            let body: String?
+
+            enum CodingKeys: String, CodingKey {
+                case method, body
+                case relativeURL = "relative_url"
+            }
+        }
+        struct Answer: Decodable {
+            let code: Int
+            let body: String
+        }
+        let parts = requests.map { request in
+            Part(method: request.method, relativeURL: request.relativeURL,
+                body: request.method == "POST" ? request.parameters.formEncoded : nil)
+        }
+        let encoded = String(decoding: (try? JSONEncoder().encode(parts)) ?? Data(), as: UTF8.self)
+        let answers = try await send(GraphRequest(method: "POST", path: "", parameters: ["batch": encoded]), as: [Answer?].self)
+        return zip(requests, answers).map { request, answer in
+            guard let answer else { return .failure(GraphError(category: .transient, message: "The batch part \(request.path) got no answer.")) }
+            return Self.result(status: answer.code, body: Data(answer.body.utf8), request: request)
+        }
+    }
+
+    private func exchange(_ request: GraphRequest) async throws(GraphError) -> TransportResponse {
+        guard let token = await currentToken() else { throw .notLoggedIn }
+        var url = URLComponents(url: configuration.graphURL(request.path), resolvingAgainstBaseURL: false)!
+        var headers = ["Authorization": "Bearer \(token.tokenString)", "Accept": "application/json"]
+        var body: Data?
+        if request.method == "POST" {
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            body = Data(request.parameters.formEncoded.utf8)
+        } else if !request.parameters.pairs.isEmpty {
+            url.percentEncodedQuery = request.parameters.formEncoded
+        }
+        let response: TransportResponse
+        do {
+            response = try await transport.send(
+                TransportRequest(method: request.method, url: url.url!, headers: headers, body: body, timeout: configuration.requestTimeout))
+        } catch {
+            throw .transport(error)
+        }
+        if case .failure(let error) = Self.result(status: response.status, body: response.body, request: request) { throw error }
+        return response
+    }
+
+    /// A status and body read as success, or as the ``GraphError`` they describe.
+    static func result(status: Int, body: Data, request: GraphRequest) -> Result<GraphValue, GraphError> {
+        if (200..<300).contains(status) {
+            guard let value = try? JSONDecoder().decode(GraphValue.self, from: body) else {
+                return .failure(GraphError(category: .other, message: "The answer to \(request.path) is not JSON.", httpStatus: status))
+            }
+            return .success(value)
+        }
+        if let graph = try? JSONDecoder().decode(GraphErrorBody.self, from: body) {
+            return .failure(GraphError(status: status, body: graph.error, request: request))
+        }
+        let category: GraphError.Category = status == 429 ? .throttled : status >= 500 ? .transient : .other
+        return .failure(GraphError(
+            category: category, message: "HTTP \(status) from \(request.path): \(TokenExchange.excerpt(body))", httpStatus: status))
+    }
+}

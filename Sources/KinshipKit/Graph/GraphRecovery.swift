@@ -1,0 +1,57 @@
+import KinshipCore
+
+/// Runs Graph calls and does what each ``GraphError/Category`` calls for.
+///
+/// - transient: retried up to ``maxTransientRetries`` times, with exponential backoff and jitter;
+/// - permission: the missing permission is asked for once (`auth_type=rerequest`) and, if the
+///   person grants it, the call is retried;
+/// - recoverable: the session is closed and its token forgotten, so the app logs in again;
+/// - throttled and other: thrown as they are (retrying would not help).
+public struct GraphRecovery: Sendable {
+    public let graph: GraphClient
+    public let loginManager: LoginManager
+    /// How many times a transient failure is retried.
+    public var maxTransientRetries: Int
+    /// The pause before the first retry; each further retry waits twice as long.
+    public var initialBackoff: Duration
+
+    public init(graph: GraphClient, loginManager: LoginManager, maxTransientRetries: Int = 3, initialBackoff: Duration = .milliseconds(200)) {
+        self.graph = graph
+        self.loginManager = loginManager
+        self.maxTransientRetries = maxTransientRetries
+        self.initialBackoff = initialBackoff
+    }
+
+    /// Runs `call`, recovering as described above. Throws the ``GraphError`` that could not be
+    /// recovered from, or the ``LoginError`` of a permission request that failed.
+    public func perform<Result: Sendable>(_ call: @Sendable (GraphClient) async throws(GraphError) -> Result) async throws -> Result {
+        var retries = 0
+        var asked: Set<Permission> = []
+        while true {
+            do {
+                return try await call(graph)
+            } catch {
+                switch error.category {
+                case .transient where retries < maxTransientRetries:
+                    try await Task.sleep(for: backoff(before: retries))
+                    retries += 1
+                case .permission:
+                    guard let permission = error.missingPermission, asked.insert(permission).inserted else { throw error }
+                    let result = try await loginManager.requestPermissions([permission], authType: .rerequest)
+                    guard result.token?.hasGranted(permission) == true else { throw error }
+                case .recoverable:
+                    await loginManager.logOut()
+                    throw error
+                case .transient, .throttled, .other:
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// `initialBackoff × 2^attempt`, between half and all of it (full jitter would allow zero).
+    private func backoff(before attempt: Int) -> Duration {
+        let full = initialBackoff * (1 << min(attempt, 16))
+        return full * Double.random(in: 0.5...1)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import KinshipCore
+
+/// Logs people in: builds the dialog request (PKCE S256 and `state`), shows it through a
+/// ``LoginPresenter``, takes the redirect back, exchanges the code and opens the ``session``.
+///
+/// One login at a time: a second ``logIn(permissions:authType:)`` while one is pending throws
+/// ``LoginError/loginInProgress``. Read and publish permissions are asked for in separate logins.
+public actor LoginManager {
+    public let configuration: KinshipConfiguration
+    /// The current session. When it has closed, the next login starts a new one on the same cache.
+    public private(set) var session: Session
+    private let presenter: any LoginPresenter
+    private let exchange: TokenExchange
+    private let timeout: Duration
+    private var pending: PendingLogin?
+
+    /// A manager for `session`'s app; logins time out after `timeout` without a redirect.
+    public init(
+        configuration: KinshipConfiguration, session: Session, presenter: any LoginPresenter,
+        transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(600)
+    ) {
+        self.configuration = configuration
+        self.session = session
+        self.presenter = presenter
+        self.exchange = TokenExchange(configuration: configuration, transport: transport)
+        self.timeout = timeout
+    }
+
+    /// Logs the person in, asking for `permissions` (`public_profile` is always part of a login).
+    ///
+    /// On a session that is already open, the new token replaces the old one
+    /// (`openTokenExtended`). Permissions the person declined before are asked again with
+    /// `auth_type=rerequest` unless `authType` says otherwise.
+    public func logIn(permissions: [Permission] = [], authType: AuthorizationRequest.AuthType? = nil) async throws(LoginError)
+        -> LoginResult
+    {
+        if await session.state.isClosed { try await startNewSession() }
+        return try await run(permissions, authType: authType, extending: await session.state.isOpen)
+    }
+
+    /// Asks an open session's person for more permissions (→ `openTokenExtended`). Permissions
+    /// declined before are asked with `auth_type=rerequest`, as is everything when `authType` says so.
+    public func requestPermissions(_ permissions: [Permission], authType: AuthorizationRequest.AuthType? = nil)
+        async throws(LoginError) -> LoginResult
+    {
+        let state = await session.state
+        guard state.isOpen else { throw .session(.illegalTransition(from: state, to: .openTokenExtended)) }
+        return try await run(permissions, authType: authType, extending: true)
+    }
+
+    /// Closes the session and forgets its token (on this device; the platform still knows the
+    /// login). Does nothing when the session is already closed.
+    public func logOut() async {
+        guard await !session.state.isClosed else { return }
+        try? await session.closeAndClearTokenInformation()
+    }
+
+    /// Hands over a redirect URL the app was opened with. Returns `true` when it answers the
+    /// pending login (which then finishes), `false` when it is not for this manager.
+    @discardableResult
+    public func handleOpenURL(_ url: URL) -> Bool {
+        guard let pending, pending.isAnswer(url) else { return false }
+        pending.outcomes.yield(.redirect(url))
+        return true
+    }
+
+    /// Cancels the pending login, if there is one; it ends with ``LoginResult/cancelled``.
+    public func cancel() {
+        pending?.outcomes.yield(.cancelled)
+    }
+
+    private func startNewSession() async throws(LoginError) {
+        do {
+            session = try await session.successor()
+        } catch {
+            throw .tokenCache(String(describing: error))
+        }
+    }
+
+    private func run(_ asked: [Permission], authType: AuthorizationRequest.AuthType?, extending: Bool) async throws(LoginError)
+        -> LoginResult
+    {
+        guard pending == nil else { throw .loginInProgress }
+        try Self.checkKinds(asked)
+        let current = await session.accessToken
+        let rerequest = current.map { !$0.declinedPermissions.isDisjoint(with: asked) } ?? false
+        let secrets = LoginSecrets.make()
+        let (outcomes, continuation) = AsyncStream<PendingLogin.Outcome>.makeStream()
+        pending = PendingLogin(redirectURI: "", state: secrets.state, outcomes: continuation)
+        if !extending {
+            do { try await session.beginOpening() } catch { return try await fail(.session(Self.sessionError(error)), extending) }
+        }
+        let redirectURI: String
+        do {
+            redirectURI = try await presenter.prepare(for: configuration) { [weak self] url in _ = await self?.handleOpenURL(url) }
+        } catch {
+            return try await fail(.presenterFailed(String(describing: error)), extending)
+        }
+        pending?.redirectURI = redirectURI
+        let request = AuthorizationRequest(
+            clientID: configuration.appID, redirectURI: redirectURI, scope: asked.isEmpty ? [.publicProfile] : asked,
+            state: secrets.state, codeChallenge: secrets.challenge, authType: authType ?? (rerequest ? .rerequest : nil))
+        var dialog = URLComponents(url: configuration.dialogURL, resolvingAgainstBaseURL: false)!
+        dialog.percentEncodedQuery = request.parameters.formEncoded
+        do {
+            try await presenter.present(dialog.url!)
+        } catch {
+            return try await fail(.presenterFailed(String(describing: error)), extending)
+        }
+        switch await Self.first(of: outcomes, within: timeout) {
+        case .cancelled:
+            return try await fail(nil, extending)
+        case .timedOut:
+            return try await fail(.timedOut, extending)
+        case .redirect(let url):
+            do {
+                let token = try await finish(url, secrets: secrets, redirectURI: redirectURI, extending: extending)
+                await end()
+                guard let token else { return try await fail(nil, extending) }
+                return .success(LoginSuccess(
+                    token: token, grantedPermissions: token.permissions.intersection(asked),
+                    declinedPermissions: token.declinedPermissions.intersection(asked)))
+            } catch {
+                return try await fail(error, extending)
+            }
+        }
+    }
+
+    /// Reads the redirect and, when it carries a code, exchanges it and adopts the token; `nil`
+    /// when the person cancelled.
+    private func finish(_ url: URL, secrets: LoginSecrets, redirectURI: String, extending: Bool) async throws(LoginError)
+        -> AccessToken?
+    {
+        let response: AuthorizationResponse
+        do {
+            response = try AuthorizationResponse(redirectURL: url)
+        } catch {
+            throw .malformedRedirect(url.absoluteString)
+        }
+        guard response.state == secrets.state else { throw .stateMismatch }
+        switch response {
+        case .error(let error, _) where error.code == .accessDenied:
+            return nil
+        case .error(let error, _):
+            throw .dialogRefused(error)
+        case .code(let code, _):
+            let token = try await exchange.redeem(code: code, redirectURI: redirectURI, verifier: secrets.verifier)
+            do {
+                if extending { try await session.extend(with: token) } else { try await session.open(with: token) }
+            } catch let error as SessionError {
+                throw .session(error)
+            } catch {
+                throw .tokenCache(String(describing: error))
+            }
+            return token
+        }
+    }
+
+    /// Ends a login that did not succeed: a session being opened fails (`closedLoginFailed`), an
+    /// open one stays open. `nil` means cancelled.
+    private func fail(_ error: LoginError?, _ extending: Bool) async throws(LoginError) -> LoginResult {
+        if !extending, await session.state == .createdOpening { try? await session.failLogin() }
+        await end()
+        if let error { throw error }
+        return .cancelled
+    }
+
+    private func end() async {
+        guard let login = pending else { return }
+        pending = nil
+        login.outcomes.finish()
+        await presenter.finish()
+    }
+
+    private static func checkKinds(_ permissions: [Permission]) throws(LoginError) {
+        let publish = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind == .publish }
+        let read = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind != .publish && $0 != .publicProfile }
+        if !publish.isEmpty, !read.isEmpty { throw .mixedPermissionKinds(read: read, publish: publish) }
+    }
+
+    private static func sessionError(_ error: any Error) -> SessionError {
+        error as? SessionError ?? .illegalTransition(from: .created, to: .createdOpening)
+    }
+
+    /// The first outcome of a login: a redirect, a cancel, or the time limit. Cancelling the
+    /// calling task counts as cancelling the login.
+    private static func first(of outcomes: AsyncStream<PendingLogin.Outcome>, within timeout: Duration) async
+        -> PendingLogin.Outcome
+    {
+        await withTaskGroup(of: PendingLogin.Outcome?.self) { group in
+            group.addTask { await outcomes.first { _ in true } }
+            group.addTask {
+                do { try await Task.sleep(for: timeout) } catch { return nil }
+                return .timedOut
+            }
+            let outcome = await group.next() ?? nil
+            group.cancelAll()
+            return outcome ?? .cancelled
+        }
+    }
+}
+
+/// The login a manager is waiting on.
+struct PendingLogin: Sendable {
+    enum Outcome: Sendable {
+        case redirect(URL)
+        case cancelled
+        case timedOut
+    }
+
+    var redirectURI: String
+    let state: String
+    let outcomes: AsyncStream<Outcome>.Continuation
+
+    /// Whether `url` goes to this login's redirect URI (same scheme, host, port and path).
+    func isAnswer(_ url: URL) -> Bool {
+        guard !redirectURI.isEmpty, let expected = URLComponents(string: redirectURI),
+            let actual = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return false }
+        return expected.scheme?.lowercased() == actual.scheme?.lowercased() && expected.host?.lowercased() == actual.host?.lowercased()
+            && expected.port == actual.port && expected.percentEncodedPath == actual.percentEncodedPath
+    }
+}

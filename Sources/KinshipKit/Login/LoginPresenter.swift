@@ -1,0 +1,36 @@
+import Foundation
+
+/// The app's way to show the login dialog and to bring the person back.
+///
+/// The ``LoginManager`` asks the presenter for a redirect URI, shows the dialog through it, and
+/// waits for the redirect URL. A presenter that receives the redirect itself (a loopback listener)
+/// passes it to `deliver`; otherwise the app hands it over with ``LoginManager/handleOpenURL(_:)``.
+public protocol LoginPresenter: Sendable {
+    /// Gets ready for one login; returns the redirect URI the dialog sends the person back to.
+    func prepare(for configuration: KinshipConfiguration, deliver: @escaping @Sendable (URL) async -> Void) async throws
+        -> String
+    /// Shows the dialog at `url`.
+    func present(_ url: URL) async throws
+    /// The login is over (done, failed or cancelled): release what ``prepare(for:deliver:)`` took.
+    func finish() async
+}
+
+/// Logs in through the app's custom URL scheme, `kinship{appID}://authorize`: the app shows the
+/// dialog (e.g. in `ASWebAuthenticationSession`) and passes the URL the system opens the app with
+/// to ``LoginManager/handleOpenURL(_:)``.
+public struct CustomSchemePresenter: LoginPresenter {
+    private let show: @Sendable (URL) async throws -> Void
+
+    /// A presenter that shows the dialog with `show`.
+    public init(show: @escaping @Sendable (URL) async throws -> Void) {
+        self.show = show
+    }
+
+    public func prepare(for configuration: KinshipConfiguration, deliver: @escaping @Sendable (URL) async -> Void) -> String {
+        configuration.customSchemeRedirectURI
+    }
+
+    public func present(_ url: URL) async throws { try await show(url) }
+
+    public func finish() async {}
+}

@@ -1,0 +1,66 @@
+import Foundation
+import KinshipCore
+
+/// The OAuth half of a login: trades the dialog's code for a token and learns whose it is.
+struct TokenExchange: Sendable {
+    let configuration: KinshipConfiguration
+    let transport: any HTTPTransport
+
+    /// Redeems `code` with its PKCE verifier and returns the token, its owner and its permissions.
+    /// Dates are whole seconds, as the platform counts them, so a cached token reads back equal.
+    func redeem(code: String, redirectURI: String, verifier: String) async throws(LoginError) -> AccessToken {
+        var form = FormParameters()
+        form.append("grant_type", "authorization_code")
+        form.append("client_id", configuration.appID)
+        form.append("code", code)
+        form.append("redirect_uri", redirectURI)
+        form.append("code_verifier", verifier)
+        let response = try await send(
+            TransportRequest(method: "POST", url: configuration.tokenURL,
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+                body: Data(form.formEncoded.utf8), timeout: configuration.requestTimeout))
+        guard response.status == 200 else {
+            if let refusal = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body) {
+                throw .tokenExchangeRefused(code: refusal.error.rawValue, description: refusal.errorDescription)
+            }
+            throw .unexpectedResponse(status: response.status, detail: Self.excerpt(response.body))
+        }
+        guard let issued = try? JSONDecoder().decode(TokenResponse.self, from: response.body) else {
+            throw .unexpectedResponse(status: response.status, detail: "the token answer is not a token: \(Self.excerpt(response.body))")
+        }
+        let userID = try await ownerID(of: issued.accessToken)
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        return AccessToken(
+            tokenString: issued.accessToken, appID: configuration.appID, userID: userID,
+            permissions: Set(issued.grantedScopes), declinedPermissions: Set(issued.declinedScopes),
+            expirationDate: now.addingTimeInterval(TimeInterval(issued.expiresIn)), refreshDate: now)
+    }
+
+    /// The id of the person a fresh token belongs to (`GET /me?fields=id`).
+    private func ownerID(of token: String) async throws(LoginError) -> String {
+        var url = URLComponents(url: configuration.graphURL("me"), resolvingAgainstBaseURL: false)!
+        url.queryItems = [URLQueryItem(name: "fields", value: "id")]
+        let response = try await send(
+            TransportRequest(url: url.url!, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
+                timeout: configuration.requestTimeout))
+        struct Me: Decodable { let id: String }
+        guard response.status == 200, let me = try? JSONDecoder().decode(Me.self, from: response.body) else {
+            throw .unexpectedResponse(status: response.status, detail: "/me did not name the token's owner: \(Self.excerpt(response.body))")
+        }
+        return me.id
+    }
+
+    private func send(_ request: TransportRequest) async throws(LoginError) -> TransportResponse {
+        do {
+            return try await transport.send(request)
+        } catch {
+            throw .transport(error)
+        }
+    }
+
+    /// The start of a body, for an error message.
+    static func excerpt(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        return text.isEmpty ? "(empty body)" : text
+    }
+}

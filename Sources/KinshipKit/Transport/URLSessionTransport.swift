@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// ``HTTPTransport`` over `URLSession`, on every platform Foundation runs on.
+public struct URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    /// A transport on an ephemeral session (no cookies or cache kept on disk), or on `session`.
+    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+        self.session = session
+    }
+
+    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: urlRequest)
+        } catch let error as URLError {
+            switch error.code {
+            case .timedOut: throw .timedOut(request.url)
+            case .cancelled: throw .cancelled
+            default: throw .unreachable(Self.reason(error, url: request.url))
+            }
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .unreachable(String(describing: error))
+        }
+        guard let http = response as? HTTPURLResponse else { throw .unreachable("the answer was not HTTP") }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return TransportResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// A sentence for the log and the person: what failed, and where.
+    private static func reason(_ error: URLError, url: URL) -> String {
+        let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
+        return switch error.code {
+        case .cannotConnectToHost: "nothing accepts connections at \(place) (is `kinship serve` running?)"
+        case .cannotFindHost, .dnsLookupFailed: "the host \(url.host ?? "?") is unknown"
+        case .networkConnectionLost: "the connection to \(place) was lost"
+        case .notConnectedToInternet: "this device is offline"
+        default: "\(place): URL error \(error.code.rawValue)"
+        }
+    }
+}
