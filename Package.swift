@@ -48,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "KinshipKit",
-            dependencies: ["KinshipCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KinshipCore", "KinshipContacts", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -88,6 +88,9 @@ let package = Package(
             name: "kinship",
             dependencies: [
                 "KinshipCore",
+                "KinshipContacts",
+                "KinshipKit",
+                "KinshipLoopback",
                 "KinshipServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

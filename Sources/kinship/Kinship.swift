@@ -10,8 +10,13 @@ struct Kinship: AsyncParsableCommand {
             --database postgres://…). Manage accounts, apps and friendships with the admin commands, which \
             work on the database directly and print one JSON object each.
 
-            Start with `kinship serve --demo` to get a demo app and demo people to log in as.
+            Start with `kinship serve --demo` to get a demo app and demo people to log in as, then try the \
+            client commands, which act as the person logged in from this terminal: `kinship login`, `kinship me`, \
+            `kinship friends`, `kinship permissions`, `kinship logout`.
             """,
-        subcommands: [ServeCommand.self, UsersCommand.self, AppsCommand.self, FriendsCommand.self]
+        subcommands: [
+            ServeCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self, LogoutCommand.self,
+            UsersCommand.self, AppsCommand.self,
+        ]
     )
 }

@@ -108,27 +108,35 @@ def start_server(kinship, database, folder, log_level="info", extra=()):
 
 
 
+def complete_dialog(browser, dialog_path, login, password, untick=(), button="continue"):
+    """Plays the person at the dialog: logs in, unticks `untick` on each consent step, presses
+    `button`; returns the redirect URL the dialog sent the browser to."""
+    status, headers, page = browser.request(dialog_path)
+    if "/dialog/login" in forms_of(page):
+        fields = dict(forms_of(page)["/dialog/login"]["fields"])
+        fields.update({"login": login, "password": password})
+        status, headers, _ = browser.request("/dialog/login", fields)
+        assert status == 303, f"logging in as {login} failed (HTTP {status})"
+        status, headers, page = browser.request(headers["Location"])
+    while status == 200:
+        consent = forms_of(page)["/dialog/oauth/confirm"]
+        submitted = list(consent["fields"])
+        submitted += [(name, value) for name, value, checked in consent["checkboxes"] if checked and value not in untick]
+        submitted.append(("action", button))
+        status, headers, page = browser.request("/dialog/oauth/confirm", submitted)
+    return headers["Location"]
+
+
 def log_in(base, client_id, login, password, scope, untick=()):
     """Drives the dialog like a person and exchanges the code; returns the token response."""
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     state = secrets.token_urlsafe(16)
     redirect_uri = f"http://127.0.0.1:{free_port()}/callback"
-    browser = Browser(base)
-    status, _, page = browser.request("/dialog/oauth?" + urllib.parse.urlencode({
+    location = complete_dialog(Browser(base), "/dialog/oauth?" + urllib.parse.urlencode({
         "client_id": client_id, "redirect_uri": redirect_uri, "response_type": "code", "scope": scope,
-        "state": state, "code_challenge": challenge, "code_challenge_method": "S256"}))
-    fields = dict(forms_of(page)["/dialog/login"]["fields"])
-    fields.update({"login": login, "password": password})
-    status, headers, _ = browser.request("/dialog/login", fields)
-    status, headers, page = browser.request(headers["Location"])
-    while status == 200:
-        consent = forms_of(page)["/dialog/oauth/confirm"]
-        submitted = list(consent["fields"])
-        submitted += [(name, value) for name, value, checked in consent["checkboxes"] if checked and value not in untick]
-        submitted.append(("action", "continue"))
-        status, headers, page = browser.request("/dialog/oauth/confirm", submitted)
-    query = urllib.parse.parse_qs(urllib.parse.urlparse(headers["Location"]).query)
+        "state": state, "code_challenge": challenge, "code_challenge_method": "S256"}), login, password, untick)
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)
     assert query.get("state") == [state], "the state came back changed"
     return json.loads(urllib.request.urlopen(base + "/oauth/access_token", data=urllib.parse.urlencode({
         "grant_type": "authorization_code", "code": query["code"][0], "redirect_uri": redirect_uri,

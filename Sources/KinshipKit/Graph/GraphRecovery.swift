@@ -14,6 +14,8 @@ public struct GraphRecovery: Sendable {
     public var maxTransientRetries: Int
     /// The pause before the first retry; each further retry waits twice as long.
     public var initialBackoff: Duration
+    /// Whether a missing permission is asked for; when `false`, permission errors are thrown.
+    public var asksForMissingPermissions = true
 
     public init(graph: GraphClient, loginManager: LoginManager, maxTransientRetries: Int = 3, initialBackoff: Duration = .milliseconds(200)) {
         self.graph = graph
@@ -36,7 +38,7 @@ public struct GraphRecovery: Sendable {
                     try await Task.sleep(for: backoff(before: retries))
                     retries += 1
                 case .permission:
-                    guard let permission = error.missingPermission, asked.insert(permission).inserted else { throw error }
+                    guard asksForMissingPermissions, let permission = error.missingPermission, asked.insert(permission).inserted else { throw error }
                     let result = try await loginManager.requestPermissions([permission], authType: .rerequest)
                     guard result.token?.hasGranted(permission) == true else { throw error }
                 case .recoverable:

@@ -1,3 +1,5 @@
+import KinshipCore
+
 /// The demo app and people `kinship serve --demo` puts in an empty database, for the README's tour.
 public enum DemoData {
     /// The password every demo person has.
@@ -26,6 +28,10 @@ public enum DemoData {
     /// Friendships by index into ``people``: Ada knows everyone; Grace and Alan know each other.
     static let friendships = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2)]
 
+    /// The people (by index) who already use the demo app and share their friend list with it,
+    /// so that Ada's friends show up once she logs in.
+    static let appUsers = [1, 2, 3, 4]
+
     /// Creates the demo app and people when the database has no accounts and no apps; returns `nil`
     /// (and changes nothing) otherwise.
     public static func seedIfEmpty(_ platform: Platform) async throws -> Credentials? {
@@ -38,6 +44,9 @@ public enum DemoData {
         }
         for (first, second) in friendships {
             try await platform.friends.befriend(users[first].id, users[second].id)
+        }
+        for index in appUsers {
+            _ = try await platform.authorizations.recordConsent(userID: users[index].id, appID: app.id, granted: [.userFriends], declined: [])
         }
         return Credentials(app: app, clientSecret: secret, users: users)
     }

@@ -1,0 +1,31 @@
+import KinshipCore
+import KinshipKit
+
+/// What the client commands tell the person when they cannot go on, with the way forward.
+enum CLIError: Error, CustomStringConvertible {
+    case notLoggedIn(account: String)
+    case unreadableAccount(path: String)
+    case graph(GraphError, command: String)
+
+    var description: String {
+        switch self {
+        case .notLoggedIn(let account):
+            "Not logged in\(account == "default" ? "" : " as \(account)"). Run `kinship login --server URL --app-id ID` first."
+        case .unreadableAccount(let path):
+            "The saved login \(path) cannot be read; run `kinship login` again."
+        case .graph(let error, let command):
+            switch error.category {
+            case .permission:
+                if let permission = error.missingPermission {
+                    "The app has not been granted \(permission.rawValue). Run `\(command) --ask` to ask for it in the browser."
+                } else {
+                    "\(error.userMessage) (\(error.message))"
+                }
+            case .recoverable:
+                "\(error.userMessage) Run `kinship login --server URL --app-id ID`. (\(error.message))"
+            case .transient, .throttled, .other:
+                "\(error.userTitle): \(error.message)"
+            }
+        }
+    }
+}

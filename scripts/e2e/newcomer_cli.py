@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A newcomer's check of the `kinship` CLI app: with `kinship serve --demo` running and BROWSER set
+to a program that completes the dialog, `kinship login` then `kinship me` prints the demo person's
+name, and `kinship friends --json` lists their friends. Then permissions, `--ask`, a second account
+that keeps its email to itself, a cancelled login, and `logout --revoke`.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+
+from kinship_e2e import start_server, demo_credentials
+
+results = []
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def check(name, condition, detail=""):
+    results.append((name, bool(condition)))
+    print(("  ok    " if condition else "  FAIL  ") + name + ("" if condition else f"  ({detail})"), flush=True)
+    return condition
+
+
+def main():
+    arguments = argparse.ArgumentParser(description=__doc__)
+    arguments.add_argument("--kinship", required=True, help="path of the built kinship executable")
+    options = arguments.parse_args()
+    kinship = os.path.abspath(options.kinship)
+
+    folder = tempfile.mkdtemp(prefix="kinship-cli-e2e-")
+    config = os.path.join(folder, "config")
+    opened = os.path.join(folder, "opened.txt")
+    process, base, banner = start_server(kinship, os.path.join(folder, "kinship.sqlite"), folder)
+    app_id, _ = demo_credentials(banner)
+    environment = dict(os.environ, XDG_CONFIG_HOME=config, KINSHIP_E2E_OPENED=opened,
+                       BROWSER=f"{sys.executable} {os.path.join(HERE, 'dialog_browser.py')}")
+
+    def run(*arguments, **extra):
+        completed = subprocess.run([kinship, *arguments], capture_output=True, text=True, timeout=120,
+                                   env=dict(environment, **extra))
+        return completed.returncode, completed.stdout, completed.stderr
+
+    try:
+        code, out, err = run("login", "--server", base, "--app-id", app_id, "--permissions", "email,user_friends")
+        check("kinship login through $BROWSER succeeds", code == 0 and "Logged in as Ada Lovelace" in out, out + err)
+        check("the dialog URL is printed for a machine without a browser", "/dialog/oauth?" in err, err)
+        token_file = os.path.join(config, "kinship", "tokens", "default.json")
+        check("the token is saved under $XDG_CONFIG_HOME/kinship with mode 0600",
+              os.path.exists(token_file) and stat.S_IMODE(os.stat(token_file).st_mode) == 0o600)
+
+        code, out, err = run("me")
+        check("kinship me prints the demo person's name and email", code == 0 and "Ada Lovelace" in out
+              and "ada@example.com" in out, out + err)
+
+        code, out, err = run("friends", "--json")
+        listing = json.loads(out) if code == 0 else {}
+        names = [friend["name"] for friend in listing.get("friends", [])]
+        check("kinship friends --json lists Ada's friends who use the app",
+              sorted(names) == sorted(["Alan Turing", "Grace Hopper", "张伟", "Émile Zola"]), out + err)
+        check("…with sections and total_count", listing.get("total_count") == 4
+              and {friend["section"] for friend in listing.get("friends", [])} == {"A", "E", "G", "W"}, out)
+
+        code, out, err = run("friends", "--search", "zw")
+        check("kinship friends --search finds 张伟 by pinyin initials", code == 0 and "张伟" in out
+              and "Grace" not in out, out + err)
+        code, out, err = run("friends", "--sort", "last", "--json")
+        last_order = [friend["last_name"] for friend in json.loads(out)["friends"]] if code == 0 else []
+        check("kinship friends --sort last orders by last name", last_order == ["Hopper", "Turing", "张", "Zola"], out + err)
+
+        code, out, err = run("permissions", "revoke", "user_friends")
+        check("kinship permissions revoke user_friends", code == 0, out + err)
+        code, out, err = run("permissions", "--json")
+        statuses = {entry["permission"]: entry["status"] for entry in json.loads(out)["data"]} if code == 0 else {}
+        check("kinship permissions shows it declined", statuses.get("user_friends") == "declined"
+              and statuses.get("email") == "granted", out + err)
+        code, out, err = run("friends")
+        check("without user_friends the CLI says so and offers --ask", code != 0 and "user_friends" in err
+              and "--ask" in err, out + err)
+        code, out, err = run("friends", "--ask")
+        check("kinship friends --ask asks again in the browser and lists the friends", code == 0 and "Grace Hopper" in out,
+              out + err)
+        check("…with auth_type=rerequest", "auth_type=rerequest" in open(opened).read().splitlines()[-1])
+
+        code, out, err = run("login", "--server", base, "--app-id", app_id, "--permissions", "email", "--account", "grace",
+                             KINSHIP_E2E_LOGIN="grace@example.com", KINSHIP_E2E_UNTICK="email")
+        check("a second account logs in beside the first, declining email", code == 0 and "Declined: email" in out, out + err)
+        code, out, err = run("me", "--account", "grace")
+        check("kinship me says the email is not shared", code == 0 and "Grace Hopper" in out and "not shared" in out
+              and "ada@example.com" not in out, out + err)
+        code, out, err = run("me")
+        check("the first account is still logged in", code == 0 and "Ada Lovelace" in out, out + err)
+
+        code, out, err = run("login", "--server", base, "--app-id", app_id, "--account", "cancelled",
+                             KINSHIP_E2E_BUTTON="cancel")
+        check("pressing Cancel in the dialog ends the login with a clear message", code != 0 and "cancelled" in err, out + err)
+
+        code, out, err = run("logout", "--revoke")
+        check("kinship logout --revoke", code == 0 and "removed" in out, out + err)
+        code, out, err = run("me")
+        check("after logout, kinship me says to log in", code != 0 and "kinship login" in err, out + err)
+        check("…and the token file is gone", not os.path.exists(token_file))
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    failed = [name for name, passed in results if not passed]
+    print(f"{len(results) - len(failed)} of {len(results)} CLI checks passed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
