@@ -40,6 +40,22 @@ class FormParser(html.parser.HTMLParser):
             self._action = None
 
 
+class Checks:
+    """A named list of pass/fail checks, printed as they are made."""
+
+    def __init__(self):
+        self.results = []
+
+    def __call__(self, name, condition, detail=""):
+        self.results.append((name, bool(condition)))
+        print(("  ok    " if condition else "  FAIL  ") + name + ("" if condition else f"  ({detail})"), flush=True)
+        return condition
+
+    @property
+    def failed(self):
+        return [name for name, passed in self.results if not passed]
+
+
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None

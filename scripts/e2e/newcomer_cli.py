@@ -14,16 +14,12 @@ import subprocess
 import sys
 import tempfile
 
-from kinship_e2e import start_server, demo_credentials
+from kinship_e2e import Checks, demo_credentials, start_server
 
-results = []
+check = Checks()
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def check(name, condition, detail=""):
-    results.append((name, bool(condition)))
-    print(("  ok    " if condition else "  FAIL  ") + name + ("" if condition else f"  ({detail})"), flush=True)
-    return condition
 
 
 def main():
@@ -112,8 +108,8 @@ def main():
             process.kill()
         shutil.rmtree(folder, ignore_errors=True)
 
-    failed = [name for name, passed in results if not passed]
-    print(f"{len(results) - len(failed)} of {len(results)} CLI checks passed")
+    failed = check.failed
+    print(f"{len(check.results) - len(failed)} of {len(check.results)} CLI checks passed")
     sys.exit(1 if failed else 0)
 
 

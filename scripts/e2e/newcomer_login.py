@@ -21,9 +21,9 @@ import urllib.parse
 import urllib.request
 import zlib
 
-from kinship_e2e import Browser, admin, forms_of, free_port, start_server
+from kinship_e2e import Browser, Checks, admin, forms_of, free_port, start_server
 
-results = []
+check = Checks()
 
 
 def png_is_valid(data):
@@ -44,10 +44,6 @@ def png_is_valid(data):
     return len(zlib.decompress(idat)) == height * (width * 3 + 1)
 
 
-def check(name, condition, detail=""):
-    results.append((name, bool(condition)))
-    print(("  ok    " if condition else "  FAIL  ") + name + ("" if condition else f"  ({detail})"), flush=True)
-    return condition
 
 
 def main():
@@ -146,9 +142,8 @@ def main():
             process.kill()
             check("kinship serve stops cleanly on SIGTERM", False, "still running after 15 s")
 
-    passed = sum(1 for _, ok in results if ok)
-    failed = len(results) - passed
-    print(f"newcomer: {passed} passed, {failed} failed")
+    failed = len(check.failed)
+    print(f"newcomer: {len(check.results) - failed} passed, {failed} failed")
     if failed:
         print(open(os.path.join(folder, "server.log")).read()[-4000:], file=sys.stderr)
     return 1 if failed else 0

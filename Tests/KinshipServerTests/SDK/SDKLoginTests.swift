@@ -7,6 +7,15 @@ import Testing
 
 @Suite("KinshipKit logins against a live server")
 struct SDKLoginTests {
+    /// A client whose presenter is the app's custom scheme: dialogs it is asked to show arrive on
+    /// the returned stream, and the test hands redirects back as the app would.
+    private func customSchemeClient(_ server: LiveServer, _ app: TestApp) async throws -> (SDKClient, AsyncStream<URL>) {
+        let (shown, showing) = AsyncStream<URL>.makeStream()
+        let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
+            presenter: CustomSchemePresenter { url in showing.yield(url) })
+        return (sdk, shown)
+    }
+
     @Test("a loopback login where the person unticks email: result, state changes in order, token on disk and after a restart")
     func loopbackLogin() async throws {
         try await withLiveServer(.sqlite) { server in
@@ -110,9 +119,7 @@ struct SDKLoginTests {
         try await withLiveServer(.sqlite) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let (shown, showing) = AsyncStream<URL>.makeStream()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
-                presenter: CustomSchemePresenter { url in showing.yield(url) })
+            let (sdk, shown) = try await customSchemeClient(server, app)
             var dialogs = shown.makeAsyncIterator()
 
             let login = Task { try await sdk.manager.logIn(permissions: [.userFriends]) }
@@ -137,9 +144,7 @@ struct SDKLoginTests {
         try await withLiveServer(.sqlite) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let (shown, showing) = AsyncStream<URL>.makeStream()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
-                presenter: CustomSchemePresenter { url in showing.yield(url) })
+            let (sdk, shown) = try await customSchemeClient(server, app)
             var dialogs = shown.makeAsyncIterator()
 
             let forged = Task { try await sdk.manager.logIn() }
