@@ -26,8 +26,8 @@ def ensure_wrk():
     subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
 
 
-def wrk(url, seconds, connections, token=None):
-    command = ["wrk", "--threads", "2", "--connections", str(connections), "--duration", f"{seconds}s", "--latency", url]
+def wrk(url, seconds, connections, threads, token=None):
+    command = ["wrk", "--threads", str(threads), "--connections", str(connections), "--duration", f"{seconds}s", "--latency", url]
     if token:
         command[1:1] = ["--header", f"Authorization: Bearer {token}"]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
@@ -45,6 +45,8 @@ def main():
     arguments.add_argument("--seconds", type=int, default=8, help="length of each wrk run")
     arguments.add_argument("--rounds", type=int, default=3, help="alternating runs of each route; medians are reported")
     arguments.add_argument("--connections", type=int, default=64)
+    arguments.add_argument("--wrk-threads", type=int, default=2,
+                           help="load generator threads; they share the cores with the server")
     options = arguments.parse_args()
 
     ensure_wrk()
@@ -59,12 +61,12 @@ def main():
     try:
         client_id, _ = demo_credentials(banner)
         token = log_in(base, client_id, "ada@example.com", "kinship-demo", "email")["access_token"]
-        wrk(base + "/healthz", 2, options.connections)
-        wrk(base + "/me", 2, options.connections, token)
+        wrk(base + "/healthz", 2, options.connections, options.wrk_threads)
+        wrk(base + "/me", 2, options.connections, options.wrk_threads, token)
         plain, me = [], []
         for round in range(options.rounds):
-            plain.append(wrk(base + "/healthz", options.seconds, options.connections))
-            me.append(wrk(base + "/me?fields=id,name,email", options.seconds, options.connections, token))
+            plain.append(wrk(base + "/healthz", options.seconds, options.connections, options.wrk_threads))
+            me.append(wrk(base + "/me?fields=id,name,email", options.seconds, options.connections, options.wrk_threads, token))
             print(f"    round {round + 1}: plain {plain[-1][0]:,.0f} req/s, /me {me[-1][0]:,.0f} req/s", flush=True)
     finally:
         process.send_signal(signal.SIGTERM)
@@ -74,7 +76,7 @@ def main():
     plain_p99, me_p99 = statistics.median(p for _, p in plain), statistics.median(p for _, p in me)
     ratio = me_rate / plain_rate
     print(f"\nGraph throughput: {options.connections} connections, {options.rounds} rounds of {options.seconds} s, SQLite, "
-          f"wrk on the same {os.cpu_count()} cores")
+          f"wrk ({options.wrk_threads} threads) on the same {os.cpu_count()} cores")
     print(f"{'':28}{'requests/s':>14}{'p99 latency':>14}")
     print(f"{'plain route (/healthz)':28}{plain_rate:>14,.0f}{plain_p99:>11.2f} ms")
     print(f"{'GET /me with token check':28}{me_rate:>14,.0f}{me_p99:>11.2f} ms")

@@ -13,23 +13,34 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
+    /// Sends the request. The time limit is kept here rather than left to `URLRequest`, whose
+    /// sub-second limits are not honoured the same way on every platform.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        urlRequest.timeoutInterval = request.timeout.rounded(.up) + 1
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let session = self.session
+        let exchange = Task { try await session.data(for: urlRequest) }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(request.timeout))
+            exchange.cancel()
+        }
+        defer { timer.cancel() }
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await withTaskCancellationHandler { try await exchange.value } onCancel: { exchange.cancel() }
         } catch let error as URLError {
             switch error.code {
             case .timedOut: throw .timedOut(request.url)
-            case .cancelled: throw .cancelled
+            case .cancelled: throw Task.isCancelled ? .cancelled : .timedOut(request.url)
             default: throw .unreachable(Self.reason(error, url: request.url))
             }
         } catch is CancellationError {
-            throw .cancelled
+            throw Task.isCancelled ? .cancelled : .timedOut(request.url)
         } catch {
             throw .unreachable(String(describing: error))
         }
