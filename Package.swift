@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "KinshipContacts", targets: ["KinshipContacts"]),
         .library(name: "KinshipKit", targets: ["KinshipKit"]),
         .library(name: "KinshipLoopback", targets: ["KinshipLoopback"]),
+        .library(name: "KinshipXMPP", targets: ["KinshipXMPP"]),
         .library(name: "KinshipServer", targets: ["KinshipServer"]),
     ],
     dependencies: [
@@ -49,6 +50,10 @@ let package = Package(
         .target(
             name: "KinshipKit",
             dependencies: ["KinshipCore", "KinshipContacts", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KinshipXMPP",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -106,6 +111,14 @@ let package = Package(
             name: "KinshipContactsTests",
             dependencies: [
                 "KinshipContacts",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
+            name: "KinshipXMPPTests",
+            dependencies: [
+                "KinshipXMPP",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: testSwiftSettings

@@ -12,6 +12,10 @@ let package = Package(
         .executableTarget(
             name: "ContactsBenchmark",
             dependencies: [.product(name: "KinshipContacts", package: "kinship")]
-        )
+        ),
+        .executableTarget(
+            name: "XMLStreamBenchmark",
+            dependencies: [.product(name: "KinshipXMPP", package: "kinship")]
+        ),
     ]
 )
