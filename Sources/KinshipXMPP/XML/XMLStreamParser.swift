@@ -54,7 +54,20 @@ public struct XMLStreamParser: Sendable {
     public var isStreamOpen: Bool { !open.isEmpty }
 
     /// Reads the next bytes; returns the events they complete.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) throws(XMLStreamError) -> [Event] {
+    @inlinable
+    public mutating func feed(_ bytes: some Collection<UInt8>) throws(XMLStreamError) -> [Event] {
+        var outcome: Result<[Event], XMLStreamError>?
+        bytes.withContiguousStorageIfAvailable { storage in
+            outcome = Result { () throws(XMLStreamError) in try feed(UnsafeRawBufferPointer(storage)) }
+        }
+        if outcome == nil {
+            Array(bytes).withUnsafeBytes { raw in outcome = Result { () throws(XMLStreamError) in try feed(raw) } }
+        }
+        return try outcome!.get()
+    }
+
+    /// Reads the next bytes from memory the caller owns for the duration of the call.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLStreamError) -> [Event] {
         if let failure { throw failure }
         buffer.append(contentsOf: bytes)
         var events: [Event] = []
@@ -207,14 +220,22 @@ public struct XMLStreamParser: Sendable {
         var index = range.lowerBound
         let nameRange = try name(input, from: &index, end: end)
         let qualifiedName = try string(input, nameRange, at: nameRange.lowerBound)
+        let (prefix, localName) = try qualifiedParts(input, nameRange, qualifiedName: qualifiedName)
         var declarations: [(prefix: String?, uri: String)] = []
         var attributes: [XMLAttribute] = []
+        attributes.reserveCapacity(4)
+        var prefixedAttributes: [String] = []
         while true {
             let before = index
             while index < end, Self.isWhitespace(input[index]) { index += 1 }
             if index == end { break }
             guard index > before else { throw malformed("attributes must be separated by white space", index) }
-            let attributeName = try string(input, try name(input, from: &index, end: end), at: index)
+            let attributeRange = try name(input, from: &index, end: end)
+            let attributeName = try string(input, attributeRange, at: attributeRange.lowerBound)
+            let attributeColon = Self.colon(in: input, attributeRange)
+            let attributePrefix = try attributeColon.map { (colon: Int) throws(XMLStreamError) -> String in
+                try string(input, attributeRange.lowerBound..<colon, at: colon)
+            }
             while index < end, Self.isWhitespace(input[index]) { index += 1 }
             guard index < end, input[index] == .equals else { throw malformed("attribute \(attributeName) has no value", index) }
             index += 1
@@ -226,16 +247,17 @@ public struct XMLStreamParser: Sendable {
             guard let close = Self.find(quote, in: input, from: index + 1), close < end else {
                 throw malformed("attribute \(attributeName)'s value is not closed", index)
             }
-            if let lessThan = Self.find(.lessThan, in: input, from: index + 1), lessThan < close {
+            if let lessThan = input[(index + 1)..<close].firstIndex(of: .lessThan) {
                 throw malformed("< in an attribute value", lessThan)
             }
             let value = try decode(input, (index + 1)..<close, normalizingWhitespace: true)
             index = close + 1
-            if attributeName == "xmlns" {
+            if attributeRange.count == 5, attributePrefix == nil, attributeName == "xmlns" {
                 declarations.append((nil, value))
-            } else if attributeName.hasPrefix("xmlns:") {
-                declarations.append((String(attributeName.dropFirst(6)), value))
+            } else if attributePrefix == "xmlns" {
+                declarations.append((try string(input, (attributeRange.lowerBound + 6)..<attributeRange.upperBound, at: index), value))
             } else {
+                if let attributePrefix, attributePrefix != "xml" { prefixedAttributes.append(attributePrefix) }
                 guard !attributes.contains(where: { $0.name == attributeName }) else {
                     throw malformed("attribute \(attributeName) appears twice", index)
                 }
@@ -249,13 +271,9 @@ public struct XMLStreamParser: Sendable {
             throw XMLStreamError.limitExceeded(.depth(limits.maxDepth), offset: bufferOffset + range.lowerBound)
         }
         if open.count == 1 { stanzaStart = bufferOffset + range.lowerBound - 1 }
-        let (prefix, localName) = Self.split(qualifiedName)
         let namespace = try resolve(prefix, declarations: declarations, at: range.lowerBound)
-        for attribute in attributes {
-            let (attributePrefix, _) = Self.split(attribute.name)
-            if let attributePrefix, attributePrefix != "xml" {
-                _ = try resolve(attributePrefix, declarations: declarations, at: range.lowerBound)
-            }
+        for attributePrefix in prefixedAttributes {
+            _ = try resolve(attributePrefix, declarations: declarations, at: range.lowerBound)
         }
         let element = XMLElement(localName, namespace: namespace, attributes: attributes)
         if open.isEmpty {
@@ -336,10 +354,17 @@ public struct XMLStreamParser: Sendable {
     }
 
     private func string(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, at index: Int) throws(XMLStreamError) -> String {
-        guard let string = String(validating: UnsafeBufferPointer(rebasing: input[range]), as: UTF8.self) else {
+        guard let string = Self.utf8String(UnsafeBufferPointer(rebasing: input[range])) else {
             throw XMLStreamError.invalidUTF8(offset: bufferOffset + index)
         }
         return string
+    }
+
+    /// The bytes as a string, or `nil` when they are not UTF-8. ASCII, the common case, skips the
+    /// general validation.
+    private static func utf8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Text or an attribute value with its character and entity references replaced.
@@ -381,7 +406,7 @@ public struct XMLStreamParser: Sendable {
             }
             index = semicolon + 1
         }
-        guard let string = String(validating: output, as: UTF8.self) else {
+        guard let string = output.withUnsafeBufferPointer(Self.utf8String) else {
             throw XMLStreamError.invalidUTF8(offset: bufferOffset + range.lowerBound)
         }
         return string
@@ -438,9 +463,22 @@ public struct XMLStreamParser: Sendable {
         return true
     }
 
-    private static func split(_ qualifiedName: String) -> (prefix: String?, local: String) {
-        guard let colon = qualifiedName.firstIndex(of: ":") else { return (nil, qualifiedName) }
-        return (String(qualifiedName[..<colon]), String(qualifiedName[qualifiedName.index(after: colon)...]))
+    /// A qualified name's prefix (`nil` without one) and local name.
+    private func qualifiedParts(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, qualifiedName: String) throws(XMLStreamError)
+        -> (prefix: String?, local: String)
+    {
+        guard let colon = Self.colon(in: input, range) else { return (nil, qualifiedName) }
+        guard colon > range.lowerBound, colon + 1 < range.upperBound else { throw malformed("a name with an empty prefix or local part", colon) }
+        return (try string(input, range.lowerBound..<colon, at: colon), try string(input, (colon + 1)..<range.upperBound, at: colon))
+    }
+
+    private static func colon(in input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if input[index] == UInt8(ascii: ":") { return index }
+            index += 1
+        }
+        return nil
     }
 
     static func isWhitespace(_ byte: UInt8) -> Bool {
