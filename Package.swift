@@ -54,6 +54,10 @@ let package = Package(
         ),
         .target(
             name: "KinshipXMPP",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
