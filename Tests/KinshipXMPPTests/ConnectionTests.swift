@@ -1,0 +1,92 @@
+import Foundation
+import KinshipXMPP
+import NIOCore
+import NIOPosix
+import Testing
+
+@Suite("XMPP connection against a real Prosody", .enabled(if: ProsodyTestServer.isRunning, "needs the Prosody scripts/test starts"))
+struct ConnectionTests {
+    @Test("STARTTLS with the trusted certificate, SCRAM, binding: logged in with a full JID")
+    func login() async throws {
+        let jid = try ProsodyTestServer.register("ada")
+        var configuration = ProsodyTestServer.configuration(jid)
+        configuration.resource = "kinship-test"
+        let connection = XMPPConnection(configuration: configuration)
+        let bound = try await connection.connect()
+        #expect(bound.bare == jid)
+        #expect(bound.resource == "kinship-test")
+        #expect(await connection.supportsRosterVersioning)
+        let info = try await connection.request(IQ(kind: .get, id: "", to: JID(ProsodyTestServer.domain),
+            payload: XMLElement("query", namespace: "http://jabber.org/protocol/disco#info")))
+        #expect(info.payload?.children("feature").contains { $0[attribute: "var"] == "jabber:iq:roster" } == true)
+        await #expect(throws: XMPPError.self) {
+            try await connection.request(IQ(kind: .get, id: "", to: JID(ProsodyTestServer.domain),
+                payload: XMLElement("query", namespace: "urn:kinship:no-such-protocol")))
+        }
+        await connection.disconnect()
+        await #expect(throws: XMPPError.disconnected) { try await connection.send(.presence(Presence())) }
+    }
+
+    @Test("a wrong password is notAuthorized")
+    func wrongPassword() async throws {
+        let jid = try ProsodyTestServer.register("grace")
+        let connection = XMPPConnection(configuration: ProsodyTestServer.configuration(jid, password: "wrong password"))
+        await #expect(throws: XMPPError.notAuthorized) { try await connection.connect() }
+    }
+
+    @Test("a certificate the client does not trust fails TLS, before any password is sent")
+    func untrustedCertificate() async throws {
+        let jid = try ProsodyTestServer.register("alan")
+        var configuration = ProsodyTestServer.configuration(jid)
+        configuration.trust = .system
+        await #expect {
+            try await XMPPConnection(configuration: configuration).connect()
+        } throws: { error in
+            if case XMPPError.tlsFailed = error { true } else { false }
+        }
+    }
+
+    @Test("an unknown domain is a stream error from the server")
+    func unknownDomain() async throws {
+        let configuration = XMPPConfiguration(jid: JID("ada@unknown.example")!, password: "x", host: "127.0.0.1",
+            port: ProsodyTestServer.port, trust: .certificate(path: ProsodyTestServer.certificate), timeout: .seconds(10))
+        await #expect {
+            try await XMPPConnection(configuration: configuration).connect()
+        } throws: { error in
+            if case XMPPError.streamError(condition: "host-unknown", _) = error { true } else { false }
+        }
+    }
+}
+
+@Suite("XMPP connection failures")
+struct ConnectionFailureTests {
+    @Test("nothing listening is connectionRefused")
+    func refused() async throws {
+        let port = try await freePort()
+        let configuration = XMPPConfiguration(jid: JID("ada@kinship.test")!, password: "x", host: "127.0.0.1", port: port)
+        await #expect(throws: XMPPError.connectionRefused(host: "127.0.0.1", port: port)) {
+            try await XMPPConnection(configuration: configuration).connect()
+        }
+    }
+
+    @Test("a server that accepts and never speaks times out")
+    func silentServer() async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let configuration = XMPPConfiguration(jid: JID("ada@kinship.test")!, password: "x", host: "127.0.0.1",
+            port: server.localAddress?.port ?? 0, timeout: .milliseconds(300))
+        await #expect(throws: XMPPError.timedOut("opening the stream")) {
+            try await XMPPConnection(configuration: configuration).connect()
+        }
+        try await server.close()
+    }
+
+    /// A port nothing listens on: bound, read, and released.
+    private func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 1
+        try await channel.close()
+        return port
+    }
+}
