@@ -56,6 +56,7 @@ let package = Package(
         .target(
             name: "KinshipXMPP",
             dependencies: [
+                "KinshipContacts",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -36,3 +36,45 @@ enum ProsodyTestServer {
 enum ProsodyTestError: Error {
     case registrationFailed(String)
 }
+
+/// A roster entry written into Prosody's storage before the account first logs in.
+struct SeededItem {
+    let jid: JID
+    var name: String? = nil
+    var subscription = "none"
+    var ask = false
+    var groups: [String] = []
+}
+
+extension ProsodyTestServer {
+    /// Writes `account`'s roster straight into Prosody's data folder (its Lua storage format),
+    /// with `pendingIn` as subscription requests waiting for the user.
+    static func seedRoster(of account: JID, items: [SeededItem], pendingIn: [JID] = []) throws {
+        let config = URL(fileURLWithPath: environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? "")
+        let folder = config.deletingLastPathComponent().appendingPathComponent("data/\(encode(domain))/roster")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var lua = "return {\n[false] = { [\"version\"] = 1; [\"pending\"] = {"
+        lua += pendingIn.map { "[\(quote($0.description))] = true;" }.joined()
+        lua += "}; };\n"
+        for item in items {
+            lua += "[\(quote(item.jid.description))] = { [\"subscription\"] = \(quote(item.subscription)); "
+            if let name = item.name { lua += "[\"name\"] = \(quote(name)); " }
+            if item.ask { lua += "[\"ask\"] = \"subscribe\"; " }
+            lua += "[\"groups\"] = {" + item.groups.map { "[\(quote($0))] = true;" }.joined() + "}; };\n"
+        }
+        lua += "};\n"
+        try lua.write(to: folder.appendingPathComponent(encode(account.local ?? "") + ".dat"), atomically: true, encoding: .utf8)
+    }
+
+    /// Prosody's file names: every byte that is not a letter or digit as `%xx`.
+    private static func encode(_ name: String) -> String {
+        name.utf8.map { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                ? String(UnicodeScalar(byte)) : String(format: "%%%02x", byte)
+        }.joined()
+    }
+
+    private static func quote(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -1,0 +1,144 @@
+/// A chat account's contact list: the connection, the roster (fetched, versioned, kept current
+/// by pushes), friend requests, presence, and vCards, reported as ``XMPPClientEvent``s.
+public actor XMPPClient {
+    /// How the client behaves beyond connecting.
+    public struct Options: Sendable {
+        /// Fetch the roster right after logging in (on by default, as in the reference).
+        public var autoFetchRoster = true
+        /// Accept subscription requests from contacts already on the roster (off by default).
+        public var autoAcceptKnownContacts = false
+        /// Reconnect after the connection drops; `nil` (the default) does not.
+        public var reconnect: ReconnectPolicy?
+        /// Where the roster is kept between connections.
+        public var rosterStore: any RosterStore = MemoryRosterStore()
+        /// The presence sent after the roster is fetched; `nil` sends none.
+        public var initialPresence: Presence? = Presence()
+        /// How long a fetched vCard is used before it is fetched again.
+        public var vCardLifetime: Duration = .seconds(24 * 60 * 60)
+
+        public init() {}
+    }
+
+    public let configuration: XMPPConfiguration
+    public let options: Options
+    /// Everything that happens, in order. Ends when the client is disconnected for good.
+    public nonisolated let events: AsyncStream<XMPPClientEvent>
+    let eventSink: AsyncStream<XMPPClientEvent>.Continuation
+    /// The roster as last fetched or pushed.
+    public internal(set) var roster = Roster()
+    /// What contacts' presence says.
+    public internal(set) var presence = PresenceBook()
+    /// JIDs that asked to see the user's presence and have not been answered.
+    public internal(set) var incomingRequests: Set<JID> = []
+    /// The full JID of the current connection.
+    public private(set) var boundJID: JID?
+    var connection: XMPPConnection?
+    var vCards = VCardCache()
+    private var router: Task<Void, Never>?
+    private var stopping = false
+
+    public init(configuration: XMPPConfiguration, options: Options = Options()) {
+        self.configuration = configuration
+        self.options = options
+        (events, eventSink) = AsyncStream<XMPPClientEvent>.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Connects and logs in; then, as the options say, fetches the roster and sends presence.
+    public func connect() async throws(XMPPError) {
+        stopping = false
+        if roster.items.isEmpty, roster.version == nil, let stored = try? await options.rosterStore.load(for: configuration.jid) {
+            roster = stored
+        }
+        try await openConnection()
+    }
+
+    /// Logs out and stops reconnecting.
+    public func disconnect() async {
+        stopping = true
+        router?.cancel()
+        router = nil
+        await connection?.disconnect()
+        connection = nil
+        boundJID = nil
+        presence.clear()
+        eventSink.yield(.disconnected(nil))
+    }
+
+    /// Sends the user's own presence.
+    public func setPresence(show: Presence.Show? = nil, status: String? = nil, priority: Int = 0) async throws(XMPPError) {
+        try await send(.presence(Presence(show: show, status: status, priority: priority)))
+    }
+
+    // MARK: - Connection life
+
+    private func openConnection() async throws(XMPPError) {
+        let connection = XMPPConnection(configuration: configuration)
+        let jid = try await connection.connect()
+        self.connection = connection
+        boundJID = jid
+        eventSink.yield(.connected(jid))
+        router = Task { [weak self] in
+            for await stanza in connection.stanzas {
+                await self?.route(stanza)
+            }
+            await self?.connectionEnded(connection)
+        }
+        if options.autoFetchRoster { try await fetchRoster() }
+        if let initial = options.initialPresence { try await send(.presence(initial)) }
+    }
+
+    private func connectionEnded(_ ended: XMPPConnection) async {
+        guard connection === ended, !stopping else { return }
+        connection = nil
+        boundJID = nil
+        presence.clear()
+        eventSink.yield(.disconnected(.disconnected))
+        guard let policy = options.reconnect else { return }
+        var attempt = 0
+        while !stopping, policy.maximumAttempts.map({ attempt < $0 }) ?? true {
+            attempt += 1
+            let delay = policy.delay(before: attempt)
+            eventSink.yield(.reconnecting(attempt: attempt, after: delay))
+            try? await Task.sleep(for: delay)
+            guard !stopping else { return }
+            do {
+                try await openConnection()
+                return
+            } catch {
+                continue
+            }
+        }
+    }
+
+    // MARK: - Routing
+
+    private func route(_ stanza: Stanza) async {
+        switch stanza {
+        case .iq(let iq):
+            await handle(iq)
+        case .presence(let presence):
+            await handle(presence)
+        case .message:
+            break
+        }
+    }
+
+    private func handle(_ iq: IQ) async {
+        guard iq.kind == .get || iq.kind == .set else { return }
+        if iq.kind == .set, let query = iq.payload, query.name == "query", query.namespace == Namespace.roster {
+            await applyPush(iq, query: query)
+            return
+        }
+        try? await send(.iq(iq.error(StanzaError(kind: .cancel, condition: "service-unavailable"))))
+    }
+
+    func send(_ stanza: Stanza) async throws(XMPPError) {
+        guard let connection else { throw .disconnected }
+        try await connection.send(stanza)
+    }
+
+    func request(_ iq: IQ) async throws(XMPPError) -> IQ {
+        guard let connection else { throw .disconnected }
+        return try await connection.request(iq)
+    }
+}

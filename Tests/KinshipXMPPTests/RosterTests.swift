@@ -1,0 +1,156 @@
+import Foundation
+import KinshipContacts
+import KinshipXMPP
+import Testing
+
+/// Collects a client's events as they come, for tests to wait on.
+actor EventLog {
+    private(set) var events: [XMPPClientEvent] = []
+
+    init(_ client: XMPPClient) {
+        let stream = client.events
+        Task { [weak self] in
+            for await event in stream { await self?.append(event) }
+        }
+    }
+
+    private func append(_ event: XMPPClientEvent) { events.append(event) }
+
+    /// Waits (up to 10 s) until an event matches.
+    func wait(for what: String, _ matches: @Sendable (XMPPClientEvent) -> Bool) async throws -> XMPPClientEvent {
+        for _ in 0..<200 {
+            if let found = events.first(where: matches) { return found }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw EventLogError.timedOut(what, events)
+    }
+}
+
+enum EventLogError: Error {
+    case timedOut(String, [XMPPClientEvent])
+}
+
+@Suite("Roster, presence and vCards against a real Prosody", .enabled(if: ProsodyTestServer.isRunning, "needs the Prosody scripts/test starts"))
+struct RosterTests {
+    private func client(_ jid: JID, store: any RosterStore = MemoryRosterStore()) -> XMPPClient {
+        var options = XMPPClient.Options()
+        options.rosterStore = store
+        return XMPPClient(configuration: ProsodyTestServer.configuration(jid), options: options)
+    }
+
+    @Test("a seeded roster: friends are both/to/from, pending requests in and out sit in their own section")
+    func sectionsAndRequests() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let domain = ProsodyTestServer.domain
+        let jid = { @Sendable (name: String) in JID("\(name)@\(domain)")! }
+        try ProsodyTestServer.seedRoster(of: ada, items: [
+            SeededItem(jid: jid("grace"), name: "Grace Hopper", subscription: "both", groups: ["Navy"]),
+            SeededItem(jid: jid("zhang"), name: "张伟", subscription: "to"),
+            SeededItem(jid: jid("emile"), name: "Émile Zola", subscription: "from"),
+            SeededItem(jid: jid("alan"), name: "Alan Turing", subscription: "none", ask: true),
+            SeededItem(jid: jid("stranger"), name: "Nobody", subscription: "none"),
+        ], pendingIn: [jid("linus")])
+        let client = client(ada)
+        let log = EventLog(client)
+        try await client.connect()
+        _ = try await log.wait(for: "the incoming request") { $0 == .subscriptionRequest(from: jid("linus")) }
+
+        let roster = await client.roster
+        #expect(Set(roster.friends.map(\.jid)) == [jid("grace"), jid("zhang"), jid("emile")])
+        #expect(roster.outgoingRequests.map(\.jid) == [jid("alan")])
+        #expect(roster[jid("grace")]?.groups == ["Navy"])
+        let list = await client.contactList()
+        #expect(list.sections.first?.title == XMPPClient.requestsSection)
+        #expect(Set(list.sections.first?.contacts.map(\.id) ?? []) == [jid("alan").description, jid("linus").description])
+        #expect(list.sections.dropFirst().map(\.title) == ["E", "G", "Z"], "张伟 without structured names files under its family name")
+        #expect(!list.contacts.contains { $0.name == "Nobody" }, "no subscription and no request: not a friend")
+        let events = await log.events
+        let began = try #require(events.firstIndex(of: .rosterPopulationBegan))
+        let ended = try #require(events.firstIndex(of: .rosterPopulationEnded(count: 5, fromCache: false)))
+        #expect(events[began..<ended].filter { if case .rosterItem = $0 { true } else { false } }.count == 5)
+        await client.disconnect()
+    }
+
+    @Test("roster versioning: the second login gets an empty result and keeps the stored roster")
+    func versioning() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let friend = JID("grace@\(ProsodyTestServer.domain)")!
+        try ProsodyTestServer.seedRoster(of: ada, items: [SeededItem(jid: friend, name: "Grace", subscription: "both")])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-roster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let first = client(ada, store: FileRosterStore(folder: folder))
+        let firstLog = EventLog(first)
+        try await first.connect()
+        _ = try await firstLog.wait(for: "a full population") { $0 == .rosterPopulationEnded(count: 1, fromCache: false) }
+        await first.disconnect()
+
+        let second = client(ada, store: FileRosterStore(folder: folder))
+        let secondLog = EventLog(second)
+        try await second.connect()
+        _ = try await secondLog.wait(for: "a population from the cache") { $0 == .rosterPopulationEnded(count: 1, fromCache: true) }
+        #expect(await second.roster[friend]?.name == "Grace")
+        await second.disconnect()
+    }
+
+    @Test("a friend request between two clients: request, accept, both; then remove")
+    func requestCycle() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let bob = try ProsodyTestServer.register("bob")
+        let adaClient = client(ada)
+        let bobClient = client(bob)
+        let adaLog = EventLog(adaClient)
+        let bobLog = EventLog(bobClient)
+        try await adaClient.connect()
+        try await bobClient.connect()
+
+        try await adaClient.add(bob, name: "Bob")
+        _ = try await bobLog.wait(for: "Bob sees the request") { $0 == .subscriptionRequest(from: ada) }
+        #expect(await bobClient.contactList().sections.first?.contacts.first?.payload["request"] == "incoming")
+        try await bobClient.accept(ada)
+        _ = try await adaLog.wait(for: "Bob asks back") { $0 == .subscriptionRequest(from: bob) }
+        try await adaClient.accept(bob, subscribeBack: false)
+        _ = try await adaLog.wait(for: "Ada's item becomes both") { event in
+            if case .rosterPushed(let item) = event { item.jid == bob && item.subscription == .both } else { false }
+        }
+        _ = try await bobLog.wait(for: "Bob's item becomes both") { event in
+            if case .rosterPushed(let item) = event { item.jid == ada && item.subscription == .both } else { false }
+        }
+        _ = try await adaLog.wait(for: "Ada sees Bob online") { $0 == .availabilityChanged(bob, .available) }
+
+        try await bobClient.setPresence(show: .away, status: "Lunch")
+        _ = try await adaLog.wait(for: "Ada sees Bob away") { $0 == .availabilityChanged(bob, .away) }
+        await bobClient.disconnect()
+        _ = try await adaLog.wait(for: "Ada sees Bob offline") { $0 == .availabilityChanged(bob, .offline) }
+
+        try await adaClient.remove(bob)
+        _ = try await adaLog.wait(for: "Bob is removed") { $0 == .rosterRemoved(bob) }
+        #expect(await adaClient.roster[bob] == nil)
+        await adaClient.disconnect()
+    }
+
+    @Test("a vCard is fetched once for several concurrent asks, and updates are read back")
+    func vCards() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let bob = try ProsodyTestServer.register("bob")
+        let bobClient = client(bob)
+        try await bobClient.connect()
+        let card = VCard(fullName: "Bob Builder", nickname: "bob", givenName: "Bob", familyName: "Builder",
+            photo: VCard.Photo(type: "image/png", data: Data([0x89, 0x50, 0x4E, 0x47])))
+        try await bobClient.updateOwnVCard(card)
+        await bobClient.disconnect()
+
+        let adaClient = client(ada)
+        try await adaClient.connect()
+        let cards = try await withThrowingTaskGroup(of: VCard.self) { group in
+            for _ in 0..<5 { group.addTask { try await adaClient.vCard(of: bob) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(cards.count == 5)
+        #expect(cards.allSatisfy { $0 == card })
+        #expect(await adaClient.vCardRequestsSent == 1)
+        _ = try await adaClient.vCard(of: bob)
+        #expect(await adaClient.vCardRequestsSent == 1, "a fresh card comes from the cache")
+        await adaClient.disconnect()
+    }
+}
