@@ -1,22 +1,41 @@
 import Foundation
 import KinshipXMPP
 
-/// The Prosody that `scripts/test` starts on 127.0.0.1 (see `scripts/lib/prosody.sh`), found
-/// through `KINSHIP_TEST_XMPP_*`; tests that need it are skipped without it.
-enum ProsodyTestServer {
+/// A Prosody on 127.0.0.1 for the tests (see `scripts/lib/prosody.sh`): the shared one
+/// `scripts/test` starts, found through `KINSHIP_TEST_XMPP_*` (tests that need it are skipped
+/// without it), or one of a test's own (``OwnProsody``).
+struct ProsodyTestServer: Sendable {
+    let port: Int
+    let certificate: String
+    let config: String
+
     static let environment = ProcessInfo.processInfo.environment
     static var isRunning: Bool { environment["KINSHIP_TEST_XMPP_PORT"] != nil }
-    static var port: Int { Int(environment["KINSHIP_TEST_XMPP_PORT"] ?? "") ?? 5222 }
-    static var domain: String { environment["KINSHIP_TEST_XMPP_DOMAIN"] ?? "kinship.test" }
-    static var certificate: String { environment["KINSHIP_TEST_XMPP_CERT"] ?? "" }
+    static let shared = ProsodyTestServer(
+        port: Int(environment["KINSHIP_TEST_XMPP_PORT"] ?? "") ?? 5222, certificate: environment["KINSHIP_TEST_XMPP_CERT"] ?? "",
+        config: environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? "")
+    static let domain = "kinship.test"
     static let password = "correct horse battery"
+    static var port: Int { shared.port }
+    static var certificate: String { shared.certificate }
+
+    static func register(_ prefix: String) throws -> JID { try shared.register(prefix) }
+
+    static func configuration(_ jid: JID, password: String = password, timeout: Duration = .seconds(10)) -> XMPPConfiguration {
+        shared.configuration(jid, password: password, timeout: timeout)
+    }
+
+    static func seedRoster(of account: JID, items: [SeededItem], pendingIn: [JID] = []) throws {
+        try shared.seedRoster(of: account, items: items, pendingIn: pendingIn)
+    }
 
     /// Registers a new account with a unique name starting with `prefix`; returns its JID.
-    static func register(_ prefix: String) throws -> JID {
+    func register(_ prefix: String) throws -> JID {
+        let domain = Self.domain
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["prosodyctl", "--config", environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? "", "register", name, domain, password]
+        process.arguments = ["prosodyctl", "--config", config, "register", name, domain, Self.password]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -26,8 +45,8 @@ enum ProsodyTestServer {
         return jid
     }
 
-    /// How a test client reaches the test server as `jid`.
-    static func configuration(_ jid: JID, password: String = password, timeout: Duration = .seconds(10)) -> XMPPConfiguration {
+    /// How a test client reaches this server as `jid`.
+    func configuration(_ jid: JID, password: String = ProsodyTestServer.password, timeout: Duration = .seconds(10)) -> XMPPConfiguration {
         XMPPConfiguration(jid: jid, password: password, host: "127.0.0.1", port: port, trust: .certificate(path: certificate),
             timeout: timeout)
     }
@@ -35,6 +54,7 @@ enum ProsodyTestServer {
 
 enum ProsodyTestError: Error {
     case registrationFailed(String)
+    case instanceFailed(String)
 }
 
 /// A roster entry written into Prosody's storage before the account first logs in.
@@ -49,21 +69,20 @@ struct SeededItem {
 extension ProsodyTestServer {
     /// Writes `account`'s roster straight into Prosody's data folder (its Lua storage format),
     /// with `pendingIn` as subscription requests waiting for the user.
-    static func seedRoster(of account: JID, items: [SeededItem], pendingIn: [JID] = []) throws {
-        let config = URL(fileURLWithPath: environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? "")
-        let folder = config.deletingLastPathComponent().appendingPathComponent("data/\(encode(domain))/roster")
+    func seedRoster(of account: JID, items: [SeededItem], pendingIn: [JID] = []) throws {
+        let folder = URL(fileURLWithPath: config).deletingLastPathComponent().appendingPathComponent("data/\(Self.encode(Self.domain))/roster")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var lua = "return {\n[false] = { [\"version\"] = 1; [\"pending\"] = {"
-        lua += pendingIn.map { "[\(quote($0.description))] = true;" }.joined()
+        lua += pendingIn.map { "[\(Self.quote($0.description))] = true;" }.joined()
         lua += "}; };\n"
         for item in items {
-            lua += "[\(quote(item.jid.description))] = { [\"subscription\"] = \(quote(item.subscription)); "
-            if let name = item.name { lua += "[\"name\"] = \(quote(name)); " }
+            lua += "[\(Self.quote(item.jid.description))] = { [\"subscription\"] = \(Self.quote(item.subscription)); "
+            if let name = item.name { lua += "[\"name\"] = \(Self.quote(name)); " }
             if item.ask { lua += "[\"ask\"] = \"subscribe\"; " }
-            lua += "[\"groups\"] = {" + item.groups.map { "[\(quote($0))] = true;" }.joined() + "}; };\n"
+            lua += "[\"groups\"] = {" + item.groups.map { "[\(Self.quote($0))] = true;" }.joined() + "}; };\n"
         }
         lua += "};\n"
-        try lua.write(to: folder.appendingPathComponent(encode(account.local ?? "") + ".dat"), atomically: true, encoding: .utf8)
+        try lua.write(to: folder.appendingPathComponent(Self.encode(account.local ?? "") + ".dat"), atomically: true, encoding: .utf8)
     }
 
     /// Prosody's file names: every byte that is not a letter or digit as `%xx`.
@@ -76,5 +95,48 @@ extension ProsodyTestServer {
 
     private static func quote(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// A Prosody of one test's own (`scripts/xmpp/prosody-instance`), which the test may stop and
+/// start again; its folder is removed by ``remove()``.
+final class OwnProsody: @unchecked Sendable {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-own-prosody-\(UUID().uuidString)")
+    private(set) var server = ProsodyTestServer(port: 0, certificate: "", config: "")
+
+    init() throws {
+        try start()
+    }
+
+    /// Starts the server; the script leaves its port, certificate and config in the folder.
+    func start() throws {
+        try Self.run("start", folder.path)
+        let port = try String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8)
+        server = ProsodyTestServer(port: Int(port.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
+            certificate: folder.appendingPathComponent("certs/\(ProsodyTestServer.domain).crt").path,
+            config: folder.appendingPathComponent("prosody.cfg.lua").path)
+    }
+
+    func stop() throws {
+        try Self.run("stop", folder.path)
+    }
+
+    func remove() {
+        try? stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs the script without reading its output: the Prosody it leaves running could hold a
+    /// pipe open forever.
+    private static func run(_ arguments: String...) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/xmpp/prosody-instance")
+        let process = Process()
+        process.executableURL = script
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ProsodyTestError.instanceFailed(arguments.joined(separator: " ")) }
     }
 }

@@ -129,6 +129,65 @@ struct RosterTests {
         await adaClient.disconnect()
     }
 
+    @Test("a friend request cycle driven from the other side by slixmpp: request arrives, accept, both, remove, gone")
+    func cycleWithSlixmpp() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let peerJID = try ProsodyTestServer.register("peer")
+        let adaClient = client(ada)
+        let log = EventLog(adaClient)
+        try await adaClient.connect()
+        let peer = try SlixmppPeer(jid: peerJID)
+        defer { peer.stop() }
+        try await peer.wait(for: "ready")
+
+        peer.send("add \(ada)")
+        _ = try await log.wait(for: "the request from slixmpp") { $0 == .subscriptionRequest(from: peerJID) }
+        #expect(await adaClient.contactList().sections.first?.title == XMPPClient.requestsSection)
+        try await adaClient.accept(peerJID, subscribeBack: true)
+        try await peer.wait(for: "subscribe \(ada)")
+        peer.send("subscribed \(ada)")
+        _ = try await log.wait(for: "both ways") { event in
+            if case .rosterPushed(let item) = event { item.jid == peerJID && item.subscription == .both } else { false }
+        }
+        try await peer.wait(for: "roster \(ada) both -")
+        let friends = await adaClient.contactList().sections.flatMap(\.contacts)
+        #expect(friends.map(\.id) == [peerJID.description])
+        #expect(friends.first?.pinnedSection == nil)
+
+        try await adaClient.remove(peerJID)
+        _ = try await log.wait(for: "removed") { $0 == .rosterRemoved(peerJID) }
+        try await peer.wait(for: "roster \(ada) none -")
+        #expect(await adaClient.contactList().count == 0)
+        await adaClient.disconnect()
+    }
+
+    @Test("the server stopped and started again with reconnect on: the list is intact after the re-sync")
+    func reconnect() async throws {
+        let own = try OwnProsody()
+        defer { own.remove() }
+        let ada = try own.server.register("ada")
+        let grace = JID("grace@\(ProsodyTestServer.domain)")!
+        try own.server.seedRoster(of: ada, items: [SeededItem(jid: grace, name: "Grace Hopper", subscription: "both")])
+        var options = XMPPClient.Options()
+        options.reconnect = ReconnectPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1), maximumAttempts: 40)
+        let client = XMPPClient(configuration: own.server.configuration(ada), options: options)
+        let log = EventLog(client)
+        try await client.connect()
+        _ = try await log.wait(for: "the first population") { $0 == .rosterPopulationEnded(count: 1, fromCache: false) }
+        let before = await client.roster
+
+        try own.stop()
+        _ = try await log.wait(for: "the drop") { $0 == .disconnected(.disconnected) }
+        #expect(await client.roster == before, "a dropped connection does not wipe the roster")
+        try own.start()
+        _ = try await log.wait(for: "the re-sync") { $0 == .rosterPopulationEnded(count: 1, fromCache: true) }
+        #expect(await client.roster == before)
+        #expect(await client.contactList().contacts.map(\.name) == ["Grace Hopper"])
+        let connections = await log.events.filter { if case .connected = $0 { true } else { false } }
+        #expect(connections.count == 2)
+        await client.disconnect()
+    }
+
     @Test("a vCard is fetched once for several concurrent asks, and updates are read back")
     func vCards() async throws {
         let ada = try ProsodyTestServer.register("ada")

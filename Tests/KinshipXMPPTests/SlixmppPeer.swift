@@ -1,0 +1,56 @@
+import Foundation
+import KinshipXMPP
+
+/// `scripts/xmpp/slixmpp_peer.py`: slixmpp as the other side of a test, logged in as `jid`,
+/// answering nothing by itself. Commands go to its standard input; its reports are collected.
+final class SlixmppPeer: @unchecked Sendable {
+    let jid: JID
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lock = NSLock()
+    private var received = ""
+
+    init(jid: JID) throws {
+        self.jid = jid
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/xmpp/slixmpp_peer.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--jid", jid.description, "--password", ProsodyTestServer.password,
+            "--port", String(ProsodyTestServer.port), "--cafile", ProsodyTestServer.certificate]
+        process.standardInput = input
+        process.standardOutput = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.received += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Every line reported so far.
+    var lines: [String] { lock.withLock { received.split(separator: "\n").map(String.init) } }
+
+    func send(_ command: String) {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+    }
+
+    /// Waits (up to 15 s) for a reported line.
+    func wait(for line: String) async throws {
+        for _ in 0..<300 {
+            if lines.contains(line) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw SlixmppPeerError.timedOut(waitingFor: line, got: lines)
+    }
+
+    func stop() {
+        send("quit")
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+enum SlixmppPeerError: Error {
+    case timedOut(waitingFor: String, got: [String])
+}
