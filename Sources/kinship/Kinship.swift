@@ -12,11 +12,12 @@ struct Kinship: AsyncParsableCommand {
 
             Start with `kinship serve --demo` to get a demo app and demo people to log in as, then try the \
             client commands, which act as the person logged in from this terminal: `kinship login`, `kinship me`, \
-            `kinship friends`, `kinship permissions`, `kinship logout`.
+            `kinship friends`, `kinship permissions`, `kinship logout`. `kinship roster` shows a chat friend \
+            list on an XMPP server.
             """,
         subcommands: [
             ServeCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self, LogoutCommand.self,
-            UsersCommand.self, AppsCommand.self,
+            RosterCommand.self, UsersCommand.self, AppsCommand.self,
         ]
     )
 }
