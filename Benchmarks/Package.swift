@@ -17,5 +17,9 @@ let package = Package(
             name: "XMLStreamBenchmark",
             dependencies: [.product(name: "KinshipXMPP", package: "kinship")]
         ),
+        .executableTarget(
+            name: "RosterBenchmark",
+            dependencies: [.product(name: "KinshipXMPP", package: "kinship")]
+        ),
     ]
 )

@@ -8,13 +8,16 @@ extension XMPPClient {
         let result = try await request(IQ(kind: .get, id: "", payload: query))
         eventSink.yield(.rosterPopulationBegan)
         let fromCache: Bool
+        let items: [RosterItem]
         if let payload = result.payload, payload.name == "query", payload.namespace == Namespace.roster {
-            roster.replace(with: payload.children("item").compactMap(RosterItem.init), version: payload[attribute: "ver"])
+            items = payload.children("item").compactMap(RosterItem.init)
+            roster.replace(with: items, version: payload[attribute: "ver"])
             fromCache = false
         } else {
+            items = Array(roster.items.values)
             fromCache = true
         }
-        for item in roster.items.values.sorted(by: { $0.jid.description < $1.jid.description }) { eventSink.yield(.rosterItem(item)) }
+        for item in items where item.subscription != .remove { eventSink.yield(.rosterItem(item)) }
         eventSink.yield(.rosterPopulationEnded(count: roster.items.count, fromCache: fromCache))
         await saveRoster()
     }
