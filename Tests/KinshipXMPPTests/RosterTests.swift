@@ -161,6 +161,84 @@ struct RosterTests {
         await adaClient.disconnect()
     }
 
+    @Test("reject, cancel, pre-approval and auto-accept of known contacts")
+    func answers() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let bob = try ProsodyTestServer.register("bob")
+        let carol = try ProsodyTestServer.register("carol")
+        var autoOptions = XMPPClient.Options()
+        autoOptions.autoAcceptKnownContacts = true
+        let adaClient = XMPPClient(configuration: ProsodyTestServer.configuration(ada), options: autoOptions)
+        let bobClient = client(bob)
+        let carolClient = client(carol)
+        let adaLog = EventLog(adaClient)
+        let bobLog = EventLog(bobClient)
+        let carolLog = EventLog(carolClient)
+        for client in [adaClient, bobClient, carolClient] { try await client.connect() }
+
+        try await bobClient.add(carol)
+        _ = try await carolLog.wait(for: "Bob's request") { $0 == .subscriptionRequest(from: bob) }
+        try await carolClient.reject(bob)
+        _ = try await bobLog.wait(for: "the refusal reaches Bob's roster") { event in
+            if case .rosterPushed(let item) = event { item.jid == carol && item.subscription == .none && !item.isAwaitingApproval } else { false }
+        }
+        #expect(await carolClient.incomingRequests.isEmpty)
+
+        try await bobClient.add(ada, name: "Ada")
+        _ = try await bobLog.wait(for: "Bob's request pending") { event in
+            if case .rosterPushed(let item) = event { item.jid == ada && item.isAwaitingApproval } else { false }
+        }
+        try await bobClient.cancelRequest(ada)
+        _ = try await bobLog.wait(for: "the request withdrawn") { event in
+            if case .rosterPushed(let item) = event { item.jid == ada && !item.isAwaitingApproval } else { false }
+        }
+
+        try await adaClient.preApprove(carol)
+        try await carolClient.add(ada)
+        _ = try await carolLog.wait(for: "pre-approved: Carol sees Ada at once") { event in
+            if case .rosterPushed(let item) = event { item.jid == ada && item.subscription == .to } else { false }
+        }
+
+        try await adaClient.add(bob)
+        _ = try await bobLog.wait(for: "Ada asks Bob") { $0 == .subscriptionRequest(from: ada) }
+        try await bobClient.accept(ada, subscribeBack: true)
+        _ = try await adaLog.wait(for: "Ada's client accepts Bob by itself: he is on her roster") { event in
+            if case .rosterPushed(let item) = event { item.jid == bob && item.subscription == .both } else { false }
+        }
+        let raised = await adaLog.events.filter { $0 == .subscriptionRequest(from: bob) }
+        #expect(raised.count == 1, "only the request Bob withdrew was raised; once he is on her roster his request is answered")
+        #expect(await adaClient.incomingRequests.isEmpty, "the withdrawn request is gone too")
+        for client in [adaClient, bobClient, carolClient] { await client.disconnect() }
+    }
+
+    @Test("a new photo hash in a contact's presence refetches a cached vCard")
+    func photoRefetch() async throws {
+        let ada = try ProsodyTestServer.register("ada")
+        let bob = try ProsodyTestServer.register("bob")
+        let adaClient = client(ada)
+        let bobClient = client(bob)
+        let adaLog = EventLog(adaClient)
+        try await adaClient.connect()
+        try await bobClient.connect()
+        try await adaClient.add(bob)
+        try await bobClient.accept(ada, subscribeBack: false)
+        _ = try await adaLog.wait(for: "Ada sees Bob") { $0 == .availabilityChanged(bob, .available) }
+        let first = VCard(fullName: "Bob", photo: VCard.Photo(type: "image/png", data: Data([1, 2, 3])))
+        try await bobClient.updateOwnVCard(first)
+        #expect(try await adaClient.vCard(of: bob) == first)
+
+        let second = VCard(fullName: "Bob", photo: VCard.Photo(type: "image/png", data: Data([4, 5, 6])))
+        try await bobClient.updateOwnVCard(second)
+        let update = XMLElement("x", namespace: "vcard-temp:x:update",
+            children: [.element(XMLElement("photo", namespace: "vcard-temp:x:update", children: [.text(second.photo!.hash)]))])
+        try await bobClient.send(.presence(Presence(extensions: [update])))
+        _ = try await adaLog.wait(for: "the refetch") { $0 == .vCardUpdated(bob) }
+        #expect(try await adaClient.vCard(of: bob) == second)
+        #expect(await adaClient.vCardRequestsSent == 2)
+        await adaClient.disconnect()
+        await bobClient.disconnect()
+    }
+
     @Test("the server stopped and started again with reconnect on: the list is intact after the re-sync")
     func reconnect() async throws {
         let own = try OwnProsody()

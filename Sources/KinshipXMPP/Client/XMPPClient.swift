@@ -132,12 +132,14 @@ public actor XMPPClient {
         try? await send(.iq(iq.error(StanzaError(kind: .cancel, condition: "service-unavailable"))))
     }
 
-    func send(_ stanza: Stanza) async throws(XMPPError) {
+    /// Sends any stanza (a presence with extensions, a message).
+    public func send(_ stanza: Stanza) async throws(XMPPError) {
         guard let connection else { throw .disconnected }
         try await connection.send(stanza)
     }
 
-    func request(_ iq: IQ) async throws(XMPPError) -> IQ {
+    /// Sends an IQ request and returns its result (see ``XMPPConnection/request(_:)``).
+    public func request(_ iq: IQ) async throws(XMPPError) -> IQ {
         guard let connection else { throw .disconnected }
         return try await connection.request(iq)
     }
