@@ -40,40 +40,14 @@ CONFIG
 
 # prosody_launch DIR: starts DIR's Prosody in the background and waits until it accepts connections.
 prosody_launch() {
-    local dir=$1 port waited=0
-    port=$(cat "$dir/port")
-    # Started through Python so that Prosody inherits no file descriptor but its log (a test
-    # process that runs this script must see the script end while Prosody runs on) and no
-    # blocked signals (a test process may block SIGTERM, which Prosody needs to stop).
-    python3 -c 'import signal, subprocess, sys
-log = open(sys.argv[1], "a")
-unblock = lambda: signal.pthread_sigmask(signal.SIG_SETMASK, [])
-print(subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True, start_new_session=True,
-    preexec_fn=unblock).pid)' \
-        "$dir/stdout.log" prosody --config "$dir/prosody.cfg.lua" -F >"$dir/launcher.pid"
-    until python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
-        sleep 0.2
-        waited=$((waited + 1))
-        if [ "$waited" -gt 150 ] || ! kill -0 "$(cat "$dir/launcher.pid")" 2>/dev/null; then
-            echo "error: Prosody did not start; its log:" >&2
-            cat "$dir"/*.log >&2
-            return 1
-        fi
-    done
+    local dir=$1
+    launch_detached "$dir/stdout.log" "$dir/launcher.pid" prosody --config "$dir/prosody.cfg.lua" -F
+    wait_for_port "$(cat "$dir/port")" "$dir/launcher.pid" Prosody || { cat "$dir"/*.log >&2; return 1; }
 }
 
-# prosody_halt DIR: stops DIR's Prosody (SIGTERM, then SIGKILL after 10 s) and waits until it has exited.
+# prosody_halt DIR: stops DIR's Prosody and waits until it has exited.
 prosody_halt() {
-    local dir=$1 pid
-    [ -f "$dir/launcher.pid" ] || return 0
-    pid=$(cat "$dir/launcher.pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$dir/launcher.pid"
+    halt_detached "$1/launcher.pid"
 }
 
 start_test_prosody() {

@@ -11,9 +11,15 @@ public struct XMPPConfiguration: Sendable {
     /// The account: `local@domain`.
     public var jid: JID
     public var password: String
-    /// The host to connect to; the JID's domain when `nil`.
+    /// The host to connect to; when `nil`, the domain's SRV records (if ``usesSRV``) or the
+    /// JID's domain.
     public var host: String?
     public var port: Int
+    /// Look up `_xmpp-client._tcp.DOMAIN` when no host is given (RFC 6120 §3.2.1), falling back
+    /// to the domain and ``port`` when there is no record.
+    public var usesSRV: Bool
+    /// The DNS server for SRV lookups; the system's (`/etc/resolv.conf`) when `nil`.
+    public var dnsServer: SRVResolver.Server?
     public var trust: Trust
     /// Whether SASL PLAIN may be used (only ever over TLS) when no SCRAM mechanism is offered.
     public var allowsPlain: Bool
@@ -24,7 +30,7 @@ public struct XMPPConfiguration: Sendable {
 
     public init(
         jid: JID, password: String, host: String? = nil, port: Int = 5222, trust: Trust = .system, allowsPlain: Bool = false,
-        resource: String? = nil, timeout: Duration = .seconds(15)
+        resource: String? = nil, timeout: Duration = .seconds(15), usesSRV: Bool = false, dnsServer: SRVResolver.Server? = nil
     ) {
         self.jid = jid.bare
         self.password = password
@@ -34,5 +40,17 @@ public struct XMPPConfiguration: Sendable {
         self.allowsPlain = allowsPlain
         self.resource = resource
         self.timeout = timeout
+        self.usesSRV = usesSRV
+        self.dnsServer = dnsServer
+    }
+
+    /// Where to connect, in order: the given host, else the SRV targets, else the domain.
+    func endpoints() async -> [(host: String, port: Int)] {
+        if let host { return [(host, port)] }
+        let fallback = [(jid.domain, port)]
+        guard usesSRV, let server = dnsServer ?? SRVResolver.Server.system() else { return fallback }
+        let records = (try? await SRVResolver(server: server).lookup("_xmpp-client._tcp.\(jid.domain)")) ?? []
+        let usable = records.filter { !$0.target.isEmpty }
+        return usable.isEmpty ? fallback : usable.map { ($0.target, Int($0.port)) }
     }
 }

@@ -35,30 +35,23 @@ public actor XMPPConnection {
 
     // MARK: - Connecting
 
-    /// Connects, secures and logs in; returns the bound JID.
+    /// Connects, secures and logs in; returns the bound JID (at once when already connected).
     @discardableResult
     public func connect() async throws(XMPPError) -> JID {
-        guard channel == nil else { throw .authenticationFailed("already connected") }
-        let host = configuration.host ?? configuration.jid.domain
+        if channel != nil, let boundJID { return boundJID }
         let (stream, sink) = AsyncStream<StreamEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream.makeAsyncIterator()
         eventSink = sink
-        do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(Self.timeAmount(configuration.timeout))
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(StreamEventHandler(events: sink))
-                    }
-                }
-                .connect(host: host, port: configuration.port).get()
-            self.channel = channel
-            handler = try await channel.eventLoop.submit {
-                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: StreamEventHandler.self), eventLoop: channel.eventLoop)
-            }.get()
-        } catch {
-            throw Self.connectError(error, host: host, port: configuration.port)
+        var lastError = XMPPError.disconnected
+        for (host, port) in await configuration.endpoints() {
+            do throws(XMPPError) {
+                try await open(host: host, port: port, sink: sink)
+                break
+            } catch {
+                lastError = error
+            }
         }
+        guard channel != nil else { throw lastError }
         do {
             let jid = try await negotiate()
             boundJID = jid
@@ -67,6 +60,26 @@ public actor XMPPConnection {
         } catch {
             await close()
             throw error
+        }
+    }
+
+    /// Opens the TCP connection with the stream handler in its pipeline.
+    private func open(host: String, port: Int, sink: AsyncStream<StreamEvent>.Continuation) async throws(XMPPError) {
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(Self.timeAmount(configuration.timeout))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(StreamEventHandler(events: sink))
+                    }
+                }
+                .connect(host: host, port: port).get()
+            handler = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: StreamEventHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+            self.channel = channel
+        } catch {
+            throw Self.connectError(error, host: host, port: port)
         }
     }
 
