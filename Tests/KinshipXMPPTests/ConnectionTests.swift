@@ -58,6 +58,36 @@ struct ConnectionTests {
     }
 }
 
+@Suite("SASL mechanisms a server may offer", .enabled(if: ProsodyTestServer.isRunning, "needs Prosody, which scripts/test installs"))
+struct MechanismTests {
+    @Test("SCRAM-SHA-1 when the server offers no SCRAM-SHA-256")
+    func scramSHA1() async throws {
+        let own = try OwnProsody(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "DIGEST-MD5" }"#)
+        defer { own.remove() }
+        let ada = try own.server.register("ada")
+        let connection = XMPPConnection(configuration: own.server.configuration(ada))
+        #expect(try await connection.connect().bare == ada)
+        await connection.disconnect()
+    }
+
+    @Test("PLAIN only when allowed, and then only over TLS")
+    func plain() async throws {
+        let own = try OwnProsody(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "SCRAM-SHA-1", "DIGEST-MD5" }"#)
+        defer { own.remove() }
+        let ada = try own.server.register("ada")
+        await #expect(throws: XMPPError.noUsableMechanism(offered: ["PLAIN"])) {
+            try await XMPPConnection(configuration: own.server.configuration(ada)).connect()
+        }
+        var configuration = own.server.configuration(ada)
+        configuration.allowsPlain = true
+        let connection = XMPPConnection(configuration: configuration)
+        #expect(try await connection.connect().bare == ada)
+        await connection.disconnect()
+        configuration.password = "wrong"
+        await #expect(throws: XMPPError.notAuthorized) { try await XMPPConnection(configuration: configuration).connect() }
+    }
+}
+
 @Suite("XMPP connection failures")
 struct ConnectionFailureTests {
     @Test("nothing listening is connectionRefused")

@@ -103,14 +103,17 @@ extension ProsodyTestServer {
 final class OwnProsody: @unchecked Sendable {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-own-prosody-\(UUID().uuidString)")
     private(set) var server = ProsodyTestServer(port: 0, certificate: "", config: "")
+    private let extraConfig: String
 
-    init() throws {
+    /// A server with `extraConfig` (Lua lines) in its global section.
+    init(extraConfig: String = "") throws {
+        self.extraConfig = extraConfig
         try start()
     }
 
     /// Starts the server; the script leaves its port, certificate and config in the folder.
     func start() throws {
-        try Self.run("start", folder.path)
+        try Self.run(["start", folder.path], extraConfig: extraConfig)
         let port = try String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8)
         server = ProsodyTestServer(port: Int(port.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
             certificate: folder.appendingPathComponent("certs/\(ProsodyTestServer.domain).crt").path,
@@ -118,7 +121,7 @@ final class OwnProsody: @unchecked Sendable {
     }
 
     func stop() throws {
-        try Self.run("stop", folder.path)
+        try Self.run(["stop", folder.path], extraConfig: extraConfig)
     }
 
     func remove() {
@@ -128,12 +131,13 @@ final class OwnProsody: @unchecked Sendable {
 
     /// Runs the script without reading its output: the Prosody it leaves running could hold a
     /// pipe open forever.
-    private static func run(_ arguments: String...) throws {
+    private static func run(_ arguments: [String], extraConfig: String) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/xmpp/prosody-instance")
         let process = Process()
         process.executableURL = script
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["PROSODY_EXTRA_CONFIG": extraConfig]) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

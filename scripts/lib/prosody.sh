@@ -7,7 +7,8 @@
 
 PROSODY_DOMAIN=kinship.test
 
-# prosody_prepare DIR PORT: writes DIR's config and certificate.
+# prosody_prepare DIR PORT: writes DIR's config and certificate; the Lua lines in
+# $PROSODY_EXTRA_CONFIG, when set, go in the global section (e.g. disable_sasl_mechanisms).
 prosody_prepare() {
     local dir=$1 port=$2 domain=$PROSODY_DOMAIN
     mkdir -p "$dir/data" "$dir/certs"
@@ -32,6 +33,7 @@ modules_disabled = { "s2s" }
 limits = { c2s = { rate = "100mb/s", burst = "10s" } }
 c2s_stanza_size_limit = 64*1024*1024
 certificates = "$dir/certs"
+${PROSODY_EXTRA_CONFIG:-}
 VirtualHost "$domain"
     ssl = { key = "$dir/certs/$domain.key", certificate = "$dir/certs/$domain.crt" }
 CONFIG
