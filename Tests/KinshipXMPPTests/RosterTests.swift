@@ -64,6 +64,10 @@ struct RosterTests {
         #expect(Set(list.sections.first?.contacts.map(\.id) ?? []) == [jid("alan").description, jid("linus").description])
         #expect(list.sections.dropFirst().map(\.title) == ["E", "G", "Z"], "张伟 without structured names files under its family name")
         #expect(!list.contacts.contains { $0.name == "Nobody" }, "no subscription and no request: not a friend")
+        var searched = list
+        searched.searchText = "zw"
+        #expect(searched.sections.flatMap(\.contacts).map(\.name) == ["张伟"], "pinyin initials find 张伟")
+        #expect(list.contacts.first { $0.name == "Grace Hopper" }?.availability == .offline)
         let events = await log.events
         let began = try #require(events.firstIndex(of: .rosterPopulationBegan))
         let ended = try #require(events.firstIndex(of: .rosterPopulationEnded(count: 5, fromCache: false)))

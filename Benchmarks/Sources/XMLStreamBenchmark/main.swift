@@ -7,7 +7,7 @@ import FoundationXML
 
 // KinshipXMPP's stream parser against Foundation's XMLParser (libxml2's SAX parser) on the same
 // ~1 MB roster, side by side in one run. The baseline only counts elements; ours builds the tree.
-let input = RosterRecording.make(count: 9_000)
+let input = RosterRecording.make(count: 10_000)
 let megabytes = Double(input.count) / 1_000_000
 
 func parseWithKinship(chunkSize: Int) -> Int {
@@ -58,13 +58,13 @@ func throughput(_ duration: Duration) -> Double {
     megabytes / (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }
 
-print("XML stream parse: a roster of 9,000 items, \(String(format: "%.2f", megabytes)) MB, median of 15 runs\n")
+print("XML stream parse: a roster of 10,000 items, \(String(format: "%.2f", megabytes)) MB, median of 15 runs\n")
 _ = parseWithKinship(chunkSize: 16_384)
 _ = parseWithFoundation()
 let (ours, ourItems) = median(runs: 15) { parseWithKinship(chunkSize: 16_384) }
 let (oursSmall, _) = median(runs: 15) { parseWithKinship(chunkSize: 1_400) }
 let (baseline, baselineItems) = median(runs: 15) { parseWithFoundation() }
-precondition(ourItems == 9_000 && baselineItems == 9_000, "both parsers must see every item")
+precondition(ourItems == 10_000 && baselineItems == 10_000, "both parsers must see every item")
 let rows = [
     ("KinshipXMPP, 16 KB reads (tree)", ours), ("KinshipXMPP, 1,400 B reads (tree)", oursSmall),
     ("Foundation XMLParser (count only)", baseline),
