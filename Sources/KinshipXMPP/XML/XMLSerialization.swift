@@ -43,38 +43,34 @@ extension XMLElement {
 public enum XMLEscaping {
     /// Text content: `&`, `<` and `>` escaped.
     public static func text(_ string: String) -> String {
-        guard string.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
-            return string
-        }
-        var output = ""
-        output.reserveCapacity(string.utf8.count + 8)
-        for character in string.unicodeScalars {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            default: output.unicodeScalars.append(character)
-            }
-        }
-        return output
+        escape(string, inAttribute: false)
     }
 
     /// An attribute value in double quotes: also `"`, `'` and the white space that attribute
     /// normalisation would turn into spaces.
     public static func attribute(_ string: String) -> String {
+        escape(string, inAttribute: true)
+    }
+
+    private static func escape(_ string: String, inAttribute: Bool) -> String {
+        let special: (UInt8) -> Bool = { byte in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || (inAttribute && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x09 || byte == 0x0A || byte == 0x0D))
+        }
+        guard string.utf8.contains(where: special) else { return string }
         var output = ""
         output.reserveCapacity(string.utf8.count + 8)
-        for character in string.unicodeScalars {
-            switch character {
+        for scalar in string.unicodeScalars {
+            switch scalar {
             case "&": output += "&amp;"
             case "<": output += "&lt;"
             case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            case "\t": output += "&#9;"
-            case "\n": output += "&#10;"
-            case "\r": output += "&#13;"
-            default: output.unicodeScalars.append(character)
+            case "\"" where inAttribute: output += "&quot;"
+            case "'" where inAttribute: output += "&apos;"
+            case "\t" where inAttribute: output += "&#9;"
+            case "\n" where inAttribute: output += "&#10;"
+            case "\r" where inAttribute: output += "&#13;"
+            default: output.unicodeScalars.append(scalar)
             }
         }
         return output
