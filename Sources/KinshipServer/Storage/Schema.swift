@@ -159,5 +159,18 @@ enum Schema {
                 "CREATE INDEX token_cache_entries_by_expiry ON token_cache_entries (expires_at)",
             ]
         },
+        Migration(version: 4, name: "friend requests") { _ in
+            [
+                """
+                CREATE TABLE friend_requests (
+                    from_user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    to_user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (from_user_id, to_user_id)
+                )
+                """,
+                "CREATE INDEX friend_requests_to ON friend_requests (to_user_id, created_at)",
+            ]
+        },
     ]
 }
