@@ -89,7 +89,13 @@ public actor LoginManager {
         let (outcomes, continuation) = AsyncStream<PendingLogin.Outcome>.makeStream()
         pending = PendingLogin(redirectURI: "", state: secrets.state, outcomes: continuation)
         if !extending {
-            do { try await session.beginOpening() } catch { return try await fail(.session(Self.sessionError(error)), extending) }
+            do {
+                try await session.beginOpening()
+            } catch let error as SessionError {
+                return try await fail(.session(error), extending)
+            } catch {
+                return try await fail(.tokenCache(String(describing: error)), extending)
+            }
         }
         let redirectURI: String
         do {
@@ -177,10 +183,6 @@ public actor LoginManager {
         let publish = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind == .publish }
         let read = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind != .publish && $0 != .publicProfile }
         if !publish.isEmpty, !read.isEmpty { throw .mixedPermissionKinds(read: read, publish: publish) }
-    }
-
-    private static func sessionError(_ error: any Error) -> SessionError {
-        error as? SessionError ?? .illegalTransition(from: .created, to: .createdOpening)
     }
 
     /// The first outcome of a login: a redirect, a cancel, or the time limit. Cancelling the

@@ -146,8 +146,7 @@ public actor XMPPConnection {
 
     private func negotiate() async throws(XMPPError) -> JID {
         var features = try await openStream()
-        guard let starttls = features.child("starttls", namespace: Namespace.tls) else { throw .tlsUnavailable }
-        _ = starttls
+        guard features.child("starttls", namespace: Namespace.tls) != nil else { throw .tlsUnavailable }
         try await write("<starttls xmlns='\(Namespace.tls)'/>")
         let answer = try await nextElement("starting TLS")
         guard answer.name == "proceed" else { throw .tlsFailed("the server answered <\(answer.name)/> to STARTTLS") }
