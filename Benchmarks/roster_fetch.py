@@ -6,6 +6,9 @@ and seeds its roster server-side with 5,000 contacts (friends both ways, one way
 requests; Latin, accented and Chinese names), then times, on each side, the step from sending
 the roster request to holding the full contact list in sections. Prints the medians and the ratio.
 
+It also records what Prosody sends for an ~1 MB roster (record_roster.py) and runs the parse
+benchmark (XMLStreamBenchmark) on that recording.
+
 Run from the repository root:  python3 Benchmarks/roster_fetch.py
 """
 import argparse
@@ -56,6 +59,8 @@ def main():
     arguments = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     arguments.add_argument("--contacts", type=int, default=5000)
     arguments.add_argument("--rounds", type=int, default=7)
+    arguments.add_argument("--record-contacts", type=int, default=11000,
+                           help="size of the roster recorded for the parse benchmark (about 1 MB)")
     options = arguments.parse_args()
     ensure_slixmpp()
     print("==> swift build -c release --product RosterBenchmark", flush=True)
@@ -74,10 +79,18 @@ def main():
         subprocess.run(["prosodyctl", "--config", config, "register", "bench", "kinship.test", "bench-pass"], check=True)
         seed(folder, "bench", options.contacts)
         common = [port, cert, "bench@kinship.test", "bench-pass", str(options.rounds)]
+        subprocess.run(["prosodyctl", "--config", config, "register", "recorder", "kinship.test", "bench-pass"], check=True)
+        seed(folder, "recorder", options.record_contacts)
+        recording = os.path.join(folder, "roster-stream.xml")
+        subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "record_roster.py"), port, cert, "recorder@kinship.test",
+                        "bench-pass", recording], check=True)
         print(f"==> {options.rounds} rounds each, {options.contacts:,} contacts", flush=True)
         ours = figure(subprocess.run([binary, *common], capture_output=True, text=True, check=True).stdout)
         theirs = figure(subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "slixmpp_roster.py"), *common],
                                        capture_output=True, text=True, check=True).stdout)
+        print("==> parse throughput on the recorded stream", flush=True)
+        subprocess.run(["swift", "run", "-c", "release", "--package-path", os.path.join(ROOT, "Benchmarks"), "XMLStreamBenchmark",
+                        recording], check=True)
     finally:
         subprocess.run([instance, "stop", folder])
         shutil.rmtree(folder, ignore_errors=True)

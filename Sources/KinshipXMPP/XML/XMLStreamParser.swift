@@ -281,12 +281,12 @@ public struct XMLStreamParser: Sendable {
             sawRoot = true
             open.append(OpenElement(element: element, qualifiedName: qualifiedName, declarations: declarations))
             events.append(.streamOpened(element))
-            if selfClosing { try close(qualifiedName, events: &events, at: range.lowerBound) }
+            if selfClosing { try closeTop(events: &events, at: range.lowerBound) }
             return
         }
         open.append(OpenElement(element: element, qualifiedName: qualifiedName, declarations: declarations))
         try checkStanzaSize(at: range.upperBound)
-        if selfClosing { try close(qualifiedName, events: &events, at: range.lowerBound) }
+        if selfClosing { try closeTop(events: &events, at: range.lowerBound) }
     }
 
     private mutating func endTag(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, events: inout [Event])
@@ -295,15 +295,18 @@ public struct XMLStreamParser: Sendable {
         var index = range.lowerBound
         let nameRange = try name(input, from: &index, end: range.upperBound)
         guard input[index..<range.upperBound].allSatisfy(Self.isWhitespace) else { throw malformed("junk in an end tag", index) }
-        try close(try string(input, nameRange, at: nameRange.lowerBound), events: &events, at: range.lowerBound)
+        let name = UnsafeBufferPointer(rebasing: input[nameRange])
+        guard let top = open.last, top.qualifiedName.utf8.elementsEqual(name) else {
+            let written = String(decoding: name, as: UTF8.self)
+            throw malformed(open.last.map { "</\(written)> does not close <\($0.qualifiedName)>" } ?? "</\(written)> closes nothing",
+                range.lowerBound)
+        }
+        try closeTop(events: &events, at: range.lowerBound)
     }
 
-    private mutating func close(_ qualifiedName: String, events: inout [Event], at index: Int) throws(XMLStreamError) {
-        guard let top = open.last else { throw malformed("</\(qualifiedName)> closes nothing", index) }
-        guard top.qualifiedName == qualifiedName else {
-            throw malformed("</\(qualifiedName)> does not close <\(top.qualifiedName)>", index)
-        }
-        open.removeLast()
+    /// Ends the innermost open element, whose end tag (or `/>`) was just read.
+    private mutating func closeTop(events: inout [Event], at index: Int) throws(XMLStreamError) {
+        let top = open.removeLast()
         switch open.count {
         case 0:
             ended = true
