@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KinshipCore
 
 /// Tokens kept on the platform's token-cache service (`/token_cache/{key}`), so a second device
 /// given the same ``Secret`` starts logged in.
@@ -14,13 +15,11 @@ public struct RemoteTokenCache: TokenCache {
         public let text: String
 
         /// A new random 256-bit secret.
-        public static func random() -> Secret { Secret(validated: randomBase64URL(byteCount: 32)) }
+        public static func random() -> Secret { Secret(validated: Base64URL.random(byteCount: 32)) }
 
         /// A secret from its text; `nil` unless it is 22–128 base64url characters (≥ 128 bits).
         public init?(_ text: String) {
-            guard (22...128).contains(text.utf8.count),
-                text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-            else { return nil }
+            guard Base64URL.isWellFormed(text, length: 22...128) else { return nil }
             self.text = text
         }
 
@@ -68,7 +67,7 @@ public struct RemoteTokenCache: TokenCache {
     /// `/token_cache/{HMAC(secret, key)}`: one entry per cache key, unguessable without the secret.
     private func entryURL(_ key: String) -> URL {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(key.utf8), using: SymmetricKey(data: Data(secret.text.utf8)))
-        return serverURL.appendingServerPath("token_cache/\(base64URL(Data(mac)))")
+        return serverURL.appendingServerPath("token_cache/\(Base64URL.encode(mac))")
     }
 
     private func send(_ method: String, _ url: URL, body: Data? = nil) async throws(TransportError) -> TransportResponse {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KinshipCore
 
 /// Tokens that prove a form was served by this platform to this browser.
 ///
@@ -15,7 +16,7 @@ struct CSRFProtection: Sendable {
 
     /// The token for a form bound to `secret`.
     func token(boundTo secret: String) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Data(secret.utf8), using: SymmetricKey(data: key))).base64URLEncodedString()
+        Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Data(secret.utf8), using: SymmetricKey(data: key)))
     }
 
     /// Whether a submitted token is the one for `secret`, compared in constant time.

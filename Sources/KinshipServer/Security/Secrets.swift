@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KinshipCore
 
 /// Random secrets and identifiers, and the one-way form in which secrets are stored.
 enum Secrets {
@@ -8,9 +9,7 @@ enum Secrets {
     /// The prefix (`kat_` for access tokens, `kac_` for codes) lets secret scanners and people
     /// tell what a leaked string is.
     static func generate(prefix: String = "", byteCount: Int = 32) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return prefix + Data(bytes).base64URLEncodedString()
+        prefix + Base64URL.random(byteCount: byteCount)
     }
 
     /// A random numeric identifier of 15 digits, in the style of Graph object ids.
@@ -45,16 +44,6 @@ enum Secrets {
     /// Whether a PKCE `code_verifier` hashes to the S256 `code_challenge` (RFC 7636 §4.6).
     static func verifierMatches(_ verifier: String, challenge: String) -> Bool {
         let digest = SHA256.hash(data: Data(verifier.utf8))
-        return constantTimeEquals(Data(digest).base64URLEncodedString(), challenge)
-    }
-}
-
-extension Data {
-    /// Base64url without padding (RFC 4648 §5).
-    func base64URLEncodedString() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return constantTimeEquals(Base64URL.encode(digest), challenge)
     }
 }

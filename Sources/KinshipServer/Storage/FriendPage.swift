@@ -1,4 +1,5 @@
 import Foundation
+import KinshipCore
 import SQLKit
 
 /// Where a page of friends starts or ends: a friend's name and id, opaque to apps.
@@ -13,9 +14,7 @@ struct FriendCursor: Sendable, Equatable {
 
     /// Reads a cursor an app sent back; `nil` when it is not one this server wrote.
     init?(encoded: String) {
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+        guard let data = Base64URL.decode(encoded), let text = String(data: data, encoding: .utf8),
             let separator = text.firstIndex(of: "\u{0}")
         else { return nil }
         name = String(text[..<separator])
@@ -23,7 +22,7 @@ struct FriendCursor: Sendable, Equatable {
         guard !id.isEmpty else { return nil }
     }
 
-    var encoded: String { Data((name + "\u{0}" + id).utf8).base64URLEncodedString() }
+    var encoded: String { Base64URL.encode((name + "\u{0}" + id).utf8) }
 }
 
 /// One page of a person's friends who use an app, in name order, with whether more lie on each side.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KinshipCore
 import SQLKit
 
 /// The platform's remote token cache: entries a client stores under a secret key it holds, so a
@@ -18,16 +19,7 @@ struct TokenCacheStore: Sendable {
 
     /// Whether a key is one a client could have made: 22 to 128 base64url characters (≥ 128 bits).
     static func isValidKey(_ key: String) -> Bool {
-        (22...128).contains(key.utf8.count)
-            && key.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "-"), UInt8(ascii: "_"):
-                    true
-                default:
-                    false
-                }
-            }
+        Base64URL.isWellFormed(key, length: 22...128)
     }
 
     func put(key: String, entry: Data, expiresAt: Int) async throws {

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Base64url without padding (RFC 4648 §5): the alphabet of tokens, codes, PKCE values, cursors
+/// and token-cache keys, on the server and in the SDK alike.
+public enum Base64URL {
+    /// The bytes in base64url, unpadded.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of unpadded (or padded) base64url text; `nil` when it is not base64url.
+    public static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+
+    /// `byteCount` bytes from the system's secure random generator, encoded.
+    public static func random(byteCount: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return encode((0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// Whether `text` is base64url of a length in `length` (in characters).
+    public static func isWellFormed(_ text: String, length: ClosedRange<Int>) -> Bool {
+        length.contains(text.utf8.count) && text.utf8.allSatisfy(isAlphabet)
+    }
+
+    /// Whether a byte is one of the 64 characters of the alphabet.
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+}

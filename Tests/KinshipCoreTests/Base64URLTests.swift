@@ -1,0 +1,18 @@
+import Foundation
+import KinshipCore
+import Testing
+
+@Suite("Base64url")
+struct Base64URLTests {
+    @Test("encodes without padding in the URL alphabet and reads back")
+    func roundTrip() {
+        let bytes: [UInt8] = [0xFB, 0xFF, 0xBF, 0x00, 0x10]
+        #expect(Base64URL.encode(bytes) == "-_-_ABA")
+        #expect(Base64URL.decode("-_-_ABA") == Data(bytes))
+        #expect(Base64URL.decode("not base64url!") == nil)
+        #expect(Base64URL.random(byteCount: 32).count == 43)
+        #expect(Base64URL.isWellFormed("abc-_XYZ09", length: 10...10))
+        #expect(!Base64URL.isWellFormed("abc+/XYZ09", length: 10...10))
+        #expect(!Base64URL.isWellFormed("abc", length: 4...8))
+    }
+}
