@@ -17,6 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts", "e2e"))
 from kinship_e2e import demo_credentials, log_in, start_server  # noqa: E402
+from bench_support import release_binary  # noqa: E402
 
 
 def ensure_wrk():
@@ -50,10 +51,7 @@ def main():
     options = arguments.parse_args()
 
     ensure_wrk()
-    print("==> swift build -c release --product kinship", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "kinship"], check=True)
-    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], capture_output=True,
-                                         text=True, check=True).stdout.strip(), "kinship")
+    binary = release_binary("kinship")
     folder = tempfile.mkdtemp(prefix="kinship-bench-")
     unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000")
     process, base, banner = start_server(binary, os.path.join(folder, "kinship.sqlite"), folder, log_level="warning",

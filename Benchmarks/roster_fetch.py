@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_support import release_binary
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 NAMES = ["Zhang Wei", "Émile Zola", "张伟", "Grace Hopper", "Łukasz", "李娜", "Ada Lovelace", "Ørsted", "Ivan"]
 
@@ -63,12 +65,7 @@ def main():
                            help="size of the roster recorded for the parse benchmark (about 1 MB)")
     options = arguments.parse_args()
     ensure_slixmpp()
-    print("==> swift build -c release --product RosterBenchmark", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", os.path.join(ROOT, "Benchmarks"),
-                    "--product", "RosterBenchmark"], check=True)
-    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--package-path", os.path.join(ROOT, "Benchmarks"),
-                                          "--show-bin-path"], capture_output=True, text=True, check=True).stdout.strip(),
-                          "RosterBenchmark")
+    binary = release_binary("RosterBenchmark", os.path.join(ROOT, "Benchmarks"))
     folder = tempfile.mkdtemp(prefix="kinship-roster-bench-")
     instance = os.path.join(ROOT, "scripts", "xmpp", "prosody-instance")
     try:

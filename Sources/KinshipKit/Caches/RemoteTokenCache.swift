@@ -84,7 +84,7 @@ public struct RemoteTokenCacheError: Error, Sendable, Equatable, CustomStringCon
     init(_ response: TransportResponse) {
         struct Body: Decodable { let error: String }
         status = response.status
-        message = (try? JSONDecoder().decode(Body.self, from: response.body))?.error ?? TokenExchange.excerpt(response.body)
+        message = (try? JSONDecoder().decode(Body.self, from: response.body))?.error ?? response.body.excerpt
     }
 
     public var description: String { "The token cache service answered HTTP \(status): \(message)" }

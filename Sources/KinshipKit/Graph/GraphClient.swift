@@ -78,11 +78,7 @@ public struct GraphClient: Sendable {
     /// Sends `request` and decodes the answer as `Model`.
     public func send<Model: Decodable>(_ request: GraphRequest, as model: Model.Type) async throws(GraphError) -> Model {
         let response = try await exchange(request)
-        do {
-            return try JSONDecoder().decode(Model.self, from: response.body)
-        } catch {
-            throw GraphError(category: .other, message: "The answer to \(request.path) is not a \(Model.self): \(error)", httpStatus: response.status)
-        }
+        return try Self.decode(Model.self, from: response.body, status: response.status, request: request).get()
     }
 
     /// Sends `request` and returns the answer as JSON.
@@ -136,23 +132,35 @@ public struct GraphClient: Sendable {
         } catch {
             throw .transport(error)
         }
-        if case .failure(let error) = Self.result(status: response.status, body: response.body, request: request) { throw error }
+        if let failure = Self.failure(status: response.status, body: response.body, request: request) { throw failure }
         return response
     }
 
     /// A status and body read as success, or as the ``GraphError`` they describe.
     static func result(status: Int, body: Data, request: GraphRequest) -> Result<GraphValue, GraphError> {
-        if (200..<300).contains(status) {
-            guard let value = try? JSONDecoder().decode(GraphValue.self, from: body) else {
-                return .failure(GraphError(category: .other, message: "The answer to \(request.path) is not JSON.", httpStatus: status))
-            }
-            return .success(value)
-        }
+        if let failure = failure(status: status, body: body, request: request) { return .failure(failure) }
+        return decode(GraphValue.self, from: body, status: status, request: request)
+    }
+
+    /// The error an answer describes, or `nil` for a success (2xx), whose body is not read here.
+    private static func failure(status: Int, body: Data, request: GraphRequest) -> GraphError? {
+        if (200..<300).contains(status) { return nil }
         if let graph = try? JSONDecoder().decode(GraphErrorBody.self, from: body) {
-            return .failure(GraphError(status: status, body: graph.error, request: request))
+            return GraphError(status: status, body: graph.error, request: request)
         }
-        let category: GraphError.Category = status == 429 ? .throttled : status >= 500 ? .transient : .other
-        return .failure(GraphError(
-            category: category, message: "HTTP \(status) from \(request.path): \(TokenExchange.excerpt(body))", httpStatus: status))
+        return GraphError(category: GraphError.category(status: status), message: "HTTP \(status) from \(request.path): \(body.excerpt)",
+            httpStatus: status)
+    }
+
+    /// A successful answer's body as `Model`.
+    private static func decode<Model: Decodable>(_ model: Model.Type, from body: Data, status: Int, request: GraphRequest)
+        -> Result<Model, GraphError>
+    {
+        do {
+            return .success(try JSONDecoder().decode(Model.self, from: body))
+        } catch {
+            let what = Model.self == GraphValue.self ? "JSON" : "a \(Model.self): \(error)"
+            return .failure(GraphError(category: .other, message: "The answer to \(request.path) is not \(what)", httpStatus: status))
+        }
     }
 }

@@ -83,8 +83,13 @@ public struct GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case GraphErrorCode.permissionDenied, 200...299: .permission
         case GraphErrorCode.appRateLimited, GraphErrorCode.userRateLimited, 32, 341, 613: .throttled
         case GraphErrorCode.unknown, 2: .transient
-        default: status == 429 ? .throttled : status >= 500 ? .transient : .other
+        default: category(status: status)
         }
+    }
+
+    /// The category of an HTTP status alone: throttled for 429, transient for 5xx.
+    static func category(status: Int) -> Category {
+        status == 429 ? .throttled : status >= 500 ? .transient : .other
     }
 
     /// The permission a request needs that the error is about: named in the message

@@ -23,10 +23,10 @@ struct TokenExchange: Sendable {
             if let refusal = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body) {
                 throw .tokenExchangeRefused(code: refusal.error.rawValue, description: refusal.errorDescription)
             }
-            throw .unexpectedResponse(status: response.status, detail: Self.excerpt(response.body))
+            throw .unexpectedResponse(status: response.status, detail: response.body.excerpt)
         }
         guard let issued = try? JSONDecoder().decode(TokenResponse.self, from: response.body) else {
-            throw .unexpectedResponse(status: response.status, detail: "the token answer is not a token: \(Self.excerpt(response.body))")
+            throw .unexpectedResponse(status: response.status, detail: "the token answer is not a token: \(response.body.excerpt)")
         }
         let userID = try await ownerID(of: issued.accessToken)
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -45,7 +45,7 @@ struct TokenExchange: Sendable {
                 timeout: configuration.requestTimeout))
         struct Me: Decodable { let id: String }
         guard response.status == 200, let me = try? JSONDecoder().decode(Me.self, from: response.body) else {
-            throw .unexpectedResponse(status: response.status, detail: "/me did not name the token's owner: \(Self.excerpt(response.body))")
+            throw .unexpectedResponse(status: response.status, detail: "/me did not name the token's owner: \(response.body.excerpt)")
         }
         return me.id
     }
@@ -56,11 +56,5 @@ struct TokenExchange: Sendable {
         } catch {
             throw .transport(error)
         }
-    }
-
-    /// The start of a body, for an error message.
-    static func excerpt(_ body: Data) -> String {
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-        return text.isEmpty ? "(empty body)" : text
     }
 }

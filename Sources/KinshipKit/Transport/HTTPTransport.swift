@@ -44,6 +44,14 @@ public struct TransportResponse: Sendable, Equatable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
+extension Data {
+    /// The start of a response body, for an error message.
+    var excerpt: String {
+        let text = String(decoding: prefix(200), as: UTF8.self)
+        return text.isEmpty ? "(empty body)" : text
+    }
+}
+
 /// Why no response came back.
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server could not be reached (refused, unknown host, connection lost).

@@ -43,8 +43,7 @@ public struct SRVResolver: Sendable {
             .bind(host: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: 0)
             .flatMap { channel in
                 let promise = channel.eventLoop.makePromise(of: [UInt8].self)
-                let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-                    + timeout.components.attoseconds / 1_000_000_000)) { promise.fail(SRVLookupError.timedOut) }
+                let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(SRVLookupError.timedOut) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(AnswerHandler(promise: promise))
                 }.flatMap {

@@ -67,7 +67,7 @@ public actor XMPPConnection {
     private func open(host: String, port: Int, sink: AsyncStream<StreamEvent>.Continuation) async throws(XMPPError) {
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(Self.timeAmount(configuration.timeout))
+                .connectTimeout(TimeAmount(configuration.timeout))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(StreamEventHandler(events: sink))
@@ -371,10 +371,6 @@ public actor XMPPConnection {
     }
 
     // MARK: - Errors
-
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-    }
 
     private static func saslElement(_ name: String, mechanism: String?, _ payload: String) -> String {
         let mechanismAttribute = mechanism.map { " mechanism='\($0)'" } ?? ""
