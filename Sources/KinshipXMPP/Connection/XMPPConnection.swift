@@ -23,6 +23,8 @@ public actor XMPPConnection {
     private var eventSink: AsyncStream<StreamEvent>.Continuation?
     private var pending: [String: CheckedContinuation<IQ, any Error>] = [:]
     private var step = 0
+    /// The time limit of the negotiation step under way; a step that ends cancels it.
+    private var stepTimer: Task<Void, Never>?
     private var nextID = 0
     private var reader: Task<Void, Never>?
     /// Whether the stream has offered roster versioning (XEP-0237).
@@ -163,21 +165,11 @@ public actor XMPPConnection {
         try await restartParser()
         try await write("<?xml version='1.0'?><stream:stream to='\(XMLEscaping.attribute(configuration.jid.domain))' version='1.0' "
             + "xmlns='jabber:client' xmlns:stream='\(Namespace.streams)'>")
-        let number = startStep()
-        while true {
-            switch await nextEvent() {
-            case .opened: break
-            case .element(let element):
-                guard element.name == "features", element.namespace == Namespace.streams else {
-                    throw Self.streamFailure(element) ?? .authenticationFailed("expected stream features, got <\(element.name)>")
-                }
-                return element
-            case .timedOut(let timedOut) where timedOut == number: throw .timedOut("opening the stream")
-            case .timedOut: continue
-            case .closed, nil: throw .disconnected
-            case .failed(let error): throw Self.channelError(error)
-            }
+        let features = try await nextElement("opening the stream")
+        guard features.name == "features", features.namespace == Namespace.streams else {
+            throw .authenticationFailed("expected stream features, got <\(features.name)>")
         }
+        return features
     }
 
     private func startTLS() async throws(XMPPError) {
@@ -266,8 +258,9 @@ public actor XMPPConnection {
         let number = step
         let sink = eventSink
         let timeout = configuration.timeout
-        Task {
-            try await Task.sleep(for: timeout)
+        stepTimer?.cancel()
+        stepTimer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             sink?.yield(.timedOut(number))
         }
         return number
@@ -286,6 +279,7 @@ public actor XMPPConnection {
         while true {
             switch await nextEvent() {
             case .element(let element):
+                stepTimer?.cancel()
                 if let failure = Self.streamFailure(element) { throw failure }
                 return element
             case .opened: continue
@@ -328,6 +322,7 @@ public actor XMPPConnection {
         let channel = self.channel
         self.channel = nil
         handler = nil
+        stepTimer?.cancel()
         eventSink?.finish()
         eventSink = nil
         for (_, waiting) in pending { waiting.resume(throwing: XMPPError.disconnected) }
