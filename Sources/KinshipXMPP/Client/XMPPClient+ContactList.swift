@@ -10,10 +10,9 @@ extension XMPPClient {
     /// `outgoing`) for the app.
     public func contactList(sortOrder: SortOrder = .firstName) -> ContactList {
         var contacts: [Contact] = []
-        for item in roster.items.values where item.isFriend || item.isAwaitingApproval {
-            let isRequest = !item.isFriend || (item.isAwaitingApproval && item.subscription == .from)
+        for item in roster.items.values where item.isFriend || item.isOutgoingRequest {
             contacts.append(contact(for: item.jid, name: item.name, subscription: item.subscription.rawValue,
-                request: isRequest ? "outgoing" : nil))
+                request: item.isOutgoingRequest ? "outgoing" : nil))
         }
         for jid in incomingRequests where roster[jid]?.isFriend != true || roster[jid]?.subscription == .to {
             contacts.append(contact(for: jid, name: roster[jid]?.name, subscription: roster[jid]?.subscription.rawValue ?? "none",

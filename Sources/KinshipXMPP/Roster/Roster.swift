@@ -17,10 +17,8 @@ public struct Roster: Sendable, Equatable, Codable {
     /// Friends: items with a subscription one way or both.
     public var friends: [RosterItem] { items.values.filter(\.isFriend) }
 
-    /// Outgoing friend requests: asked, not yet answered, and not already seeing their presence.
-    public var outgoingRequests: [RosterItem] {
-        items.values.filter { $0.isAwaitingApproval && ($0.subscription == .none || $0.subscription == .from) }
-    }
+    /// Outgoing friend requests (see ``RosterItem/isOutgoingRequest``).
+    public var outgoingRequests: [RosterItem] { items.values.filter(\.isOutgoingRequest) }
 
     /// Applies a full roster result: the server's items replace these.
     public mutating func replace(with items: [RosterItem], version: String?) {

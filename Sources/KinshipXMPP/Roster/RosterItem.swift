@@ -40,6 +40,9 @@ public struct RosterItem: Sendable, Hashable, Codable {
     /// A friend, as the reference app decides: any presence subscription, one way or both.
     public var isFriend: Bool { subscription == .both || subscription == .to || subscription == .from }
 
+    /// An outgoing friend request: asked, not answered, and not already seeing their presence.
+    public var isOutgoingRequest: Bool { isAwaitingApproval && (subscription == .none || subscription == .from) }
+
     /// Reads an `<item/>` of a roster query; `nil` without a valid `jid`.
     public init?(_ element: XMLElement) {
         guard element.name == "item", let jid = element[attribute: "jid"].flatMap(JID.init) else { return nil }
