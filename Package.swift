@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "KinshipLoopback", targets: ["KinshipLoopback"]),
         .library(name: "KinshipXMPP", targets: ["KinshipXMPP"]),
         .library(name: "KinshipServer", targets: ["KinshipServer"]),
+        .library(name: "KinshipSample", targets: ["KinshipSample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         .target(
@@ -76,9 +78,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "KinshipSample",
+            dependencies: [
+                "KinshipCore",
+                "KinshipContacts",
+                "KinshipKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "KinshipServer",
             dependencies: [
                 "KinshipCore",
+                "KinshipSample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -94,6 +112,7 @@ let package = Package(
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings

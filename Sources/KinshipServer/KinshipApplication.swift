@@ -32,13 +32,24 @@ public enum KinshipApplication {
                 body: .init(byteBuffer: ByteBuffer(bytes: apiDocument)))
         }
         DiscoveryController(issuer: issuer).addRoutes(to: router)
+        let cookies = BrowserCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime)
+        let passwordLogin = PasswordLogin(
+            platform: platform, throttle: LoginThrottle(database: platform.database, limits: configuration.loginLimits),
+            sessionLifetime: configuration.browserSessionLifetime,
+            decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate()))
         DialogController(
             platform: platform, configuration: configuration, pages: pages,
-            validator: DialogRequestValidator(apps: platform.apps, pages: pages), csrf: csrf,
-            throttle: LoginThrottle(database: platform.database, limits: configuration.loginLimits),
-            cookies: DialogCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime),
-            decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate())
+            validator: DialogRequestValidator(apps: platform.apps, pages: pages), csrf: csrf, passwordLogin: passwordLogin,
+            cookies: cookies
         ).addRoutes(to: router)
+        let account = AccountPages(platform: platform, configuration: configuration, pages: pages, csrf: csrf, cookies: cookies)
+        AccessController(account: account, passwordLogin: passwordLogin).addRoutes(to: router)
+        ProfileController(account: account).addRoutes(to: router)
+        FriendsController(account: account).addRoutes(to: router)
+        AppsController(account: account).addRoutes(to: router)
+        let servesSampleApp = configuration.servesSampleApp
+            ? try await SampleAppMount.mount(on: router, platform: platform, configuration: configuration, issuer: issuer, logger: logger)
+            : false
         TokenController(platform: platform, configuration: configuration, clients: clients, inspector: inspector)
             .addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
@@ -60,6 +71,8 @@ public enum KinshipApplication {
                 let port = channel.localAddress?.port ?? 0
                 if !publicURLConfigured { issuer.update(Issuer.loopbackURL(host: host, port: port)) }
                 logger.info("Kinship is listening", metadata: ["url": "\(issuer.url)"])
+                let sample = servesSampleApp ? ", the sample app at \(issuer.url)/sample" : ""
+                logger.info("Pages: sign up at \(issuer.url)/signup, your account at \(issuer.url)/account\(sample)")
             },
             logger: logger
         )

@@ -19,6 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
     @Flag(help: "Create a demo app and demo people with friendships if the database is empty, and print how to log in.")
     var demo = false
+    @Flag(name: .customLong("no-sample-app"), help: "Do not register and serve the sample social app at /sample.")
+    var withoutSampleApp = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
     @Option(name: .customLong("graph-calls-per-user"), help: "Graph calls one person may make through one app per minute (then error 17).")
@@ -43,7 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "kinship")
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: try storage.location(),
-            graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp))
+            graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp),
+            servesSampleApp: !withoutSampleApp)
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
         do {

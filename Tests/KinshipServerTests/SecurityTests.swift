@@ -10,9 +10,9 @@ import Testing
 @Suite("Security helpers")
 struct SecurityTests {
     @Test func constantTimeEquality() {
-        #expect(Secrets.constantTimeEquals("abc", "abc"))
-        #expect(!Secrets.constantTimeEquals("abc", "abd"))
-        #expect(!Secrets.constantTimeEquals("abc", "abcd"))
+        #expect(ConstantTime.equals("abc", "abc"))
+        #expect(!ConstantTime.equals("abc", "abd"))
+        #expect(!ConstantTime.equals("abc", "abcd"))
     }
 
     @Test func secretsAreRandomAndPrefixed() {

@@ -1,5 +1,6 @@
 # Installs Debian packages the tests need, once, when they are missing.
-# Usage: ensure_debian_packages COMMAND:PACKAGE ...   (installs PACKAGE when COMMAND is not found)
+# Usage: ensure_debian_packages COMMAND:PACKAGE ...   (installs PACKAGE when COMMAND is not found;
+# a COMMAND starting with / is a file that PACKAGE provides, such as a font)
 
 apt_updated=0
 
@@ -8,7 +9,9 @@ ensure_debian_packages() {
     for pair in "$@"; do
         command=${pair%%:*}
         package=${pair#*:}
-        if ! command -v "$command" >/dev/null 2>&1 && ! find_postgres_binary "$command" >/dev/null 2>&1; then
+        if [[ $command == /* ]]; then
+            [ -e "$command" ] || missing+=("$package")
+        elif ! command -v "$command" >/dev/null 2>&1 && ! find_postgres_binary "$command" >/dev/null 2>&1; then
             missing+=("$package")
         fi
     done

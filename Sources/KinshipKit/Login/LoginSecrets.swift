@@ -3,13 +3,16 @@ import Foundation
 import KinshipCore
 
 /// A fresh PKCE verifier (RFC 7636) and its S256 challenge, plus the random `state` of one login.
-struct LoginSecrets: Sendable {
-    let verifier: String
-    let challenge: String
-    let state: String
+public struct LoginSecrets: Sendable, Equatable {
+    /// Kept by the app until the code comes back; sent only with the code.
+    public let verifier: String
+    /// Sent to the dialog as `code_challenge` (method S256).
+    public let challenge: String
+    /// Sent to the dialog and compared with what comes back to the redirect URI.
+    public let state: String
 
     /// 32 random bytes for the verifier (43 characters), 16 for the state.
-    static func make() -> LoginSecrets {
+    public static func make() -> LoginSecrets {
         let verifier = Base64URL.random(byteCount: 32)
         return LoginSecrets(verifier: verifier, challenge: challenge(for: verifier), state: Base64URL.random(byteCount: 16))
     }

@@ -2,16 +2,27 @@ import Foundation
 import KinshipCore
 
 /// The OAuth half of a login: trades the dialog's code for a token and learns whose it is.
-struct TokenExchange: Sendable {
+///
+/// Native apps are public clients and send no secret; a web app's server (a confidential client)
+/// passes its client secret, which never leaves that server.
+public struct TokenExchange: Sendable {
     let configuration: KinshipConfiguration
     let transport: any HTTPTransport
+    let clientSecret: String?
+
+    public init(configuration: KinshipConfiguration, transport: any HTTPTransport = URLSessionTransport(), clientSecret: String? = nil) {
+        self.configuration = configuration
+        self.transport = transport
+        self.clientSecret = clientSecret
+    }
 
     /// Redeems `code` with its PKCE verifier and returns the token, its owner and its permissions.
     /// Dates are whole seconds, as the platform counts them, so a cached token reads back equal.
-    func redeem(code: String, redirectURI: String, verifier: String) async throws(LoginError) -> AccessToken {
+    public func redeem(code: String, redirectURI: String, verifier: String) async throws(LoginError) -> AccessToken {
         var form = FormParameters()
         form.append("grant_type", "authorization_code")
         form.append("client_id", configuration.appID)
+        form.append("client_secret", clientSecret)
         form.append("code", code)
         form.append("redirect_uri", redirectURI)
         form.append("code_verifier", verifier)

@@ -35,7 +35,9 @@ public enum DemoData {
     /// Creates the demo app and people when the database has no accounts and no apps; returns `nil`
     /// (and changes nothing) otherwise.
     public static func seedIfEmpty(_ platform: Platform) async throws -> Credentials? {
-        guard try await platform.users.list().isEmpty, try await platform.apps.list().isEmpty else { return nil }
+        guard try await platform.users.list().isEmpty,
+            try await platform.apps.list().allSatisfy({ $0.id == SampleAppMount.appID })
+        else { return nil }
         let (app, secret) = try await platform.apps.create(
             name: "Kinship Demo", redirectURIs: ["http://127.0.0.1/callback"], isConfidential: false)
         var users: [UserRecord] = []

@@ -15,7 +15,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try error.response(from: request, context: context)
         }
         response.headers[.contentSecurityPolicy] =
-            "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"
+            "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"

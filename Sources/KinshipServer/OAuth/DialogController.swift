@@ -11,11 +11,8 @@ struct DialogController: Sendable {
     let pages: PageRenderer
     let validator: DialogRequestValidator
     let csrf: CSRFProtection
-    let throttle: LoginThrottle
-    let cookies: DialogCookies
-    /// A bcrypt hash checked when the login names no account, so that a wrong login and a wrong
-    /// password take the same time.
-    let decoyPasswordHash: String
+    let passwordLogin: PasswordLogin
+    let cookies: BrowserCookies
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.get("/dialog/oauth") { request, context in try await answering { try await show(request, context) } }
@@ -49,7 +46,7 @@ struct DialogController: Sendable {
 
     private func show(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let accepted = try await accept(FormReader.query(of: request))
-        guard let session = request.cookies[DialogCookies.session]?.value,
+        guard let session = request.cookies[BrowserCookies.session]?.value,
             let userID = try await platform.browserSessions.userID(forCookie: session),
             let user = try await platform.users.find(id: userID)
         else {
@@ -61,34 +58,25 @@ struct DialogController: Sendable {
     private func logIn(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let form = try await readForm(request)
         let accepted = try await accept(form)
-        let login = String((form["login"] ?? "").trimmingPrefix(while: \.isWhitespace).prefix(254)).lowercased()
-        guard csrf.verify(form["csrf_token"], boundTo: request.cookies[DialogCookies.loginCSRF].map { "login:" + $0.value }) else {
+        let login = PasswordLogin.normalizedLogin(form["login"])
+        guard csrf.verifyPreLogin(form["csrf_token"], for: request) else {
             return loginPage(request, accepted, message: "This form expired. Please log in again.", login: login, status: .forbidden)
         }
-        let address = context.clientAddress
-        if let retryAfter = try await throttle.retryAfter(account: login, address: address) {
-            context.logger.notice("Login refused: too many failures", metadata: ["login.address": "\(address)"])
+        let user: UserRecord, session: String
+        switch try await passwordLogin.attempt(
+            login: login, password: form["password"] ?? "", address: context.clientAddress, logger: context.logger)
+        {
+        case .throttled(let retryAfter):
             var response = loginPage(request, accepted,
-                message: "Too many failed attempts. Try again in \(Self.minutes(retryAfter)).", login: login, status: .tooManyRequests)
+                message: "Too many failed attempts. Try again in \(PasswordLogin.minutes(retryAfter)).", login: login,
+                status: .tooManyRequests)
             response.headers[.retryAfter] = String(retryAfter)
             return response
-        }
-        let user = try await platform.users.find(login: login)
-        let password = form["password"] ?? ""
-        let passwordMatches: Bool
-        if let user {
-            passwordMatches = try await platform.users.verifyPassword(password, of: user)
-        } else {
-            _ = try await PasswordHasher().verify(password, against: decoyPasswordHash)
-            passwordMatches = false
-        }
-        guard let user, passwordMatches else {
-            try await throttle.recordFailure(account: login, address: address)
-            context.logger.info("Login failed", metadata: ["login.known_account": "\(user != nil)", "login.address": "\(address)"])
+        case .refused:
             return loginPage(request, accepted, message: "The email, username or password is not right.", login: login, status: .unauthorized)
+        case .loggedIn(let person, let cookie):
+            (user, session) = (person, cookie)
         }
-        try await throttle.clear(account: login)
-        let session = try await platform.browserSessions.start(userID: user.id, lifetime: configuration.browserSessionLifetime)
         context.logger.info("Logged in to the dialog", metadata: ["user.id": "\(user.id)", "app.id": "\(accepted.app.id)"])
         var response = Self.backToDialog(accepted.request)
         response.setCookie(cookies.session(session))
@@ -98,7 +86,7 @@ struct DialogController: Sendable {
     private func confirm(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let form = try await readForm(request)
         let accepted = try await accept(form)
-        guard let session = request.cookies[DialogCookies.session]?.value,
+        guard let session = request.cookies[BrowserCookies.session]?.value,
             let userID = try await platform.browserSessions.userID(forCookie: session)
         else {
             return Self.backToDialog(accepted.request)
@@ -136,7 +124,7 @@ struct DialogController: Sendable {
     private func logOut(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let form = try await readForm(request)
         let accepted = try await accept(form)
-        if let session = request.cookies[DialogCookies.session]?.value {
+        if let session = request.cookies[BrowserCookies.session]?.value {
             guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
                 return pages.error(status: .forbidden, heading: "This form expired", message: "You are still logged in.",
                     detail: "Go back to the app and start again.")
@@ -154,15 +142,14 @@ struct DialogController: Sendable {
         _ request: Request, _ accepted: DialogRequestValidator.Accepted, message: String?, login: String,
         status: HTTPResponse.Status
     ) -> Response {
-        let existingSecret = request.cookies[DialogCookies.loginCSRF]?.value
-        let secret = existingSecret ?? Secrets.generate(byteCount: 24)
+        let (token, newCookie) = csrf.preLoginToken(for: request, cookies: cookies)
         var values: [String: Any] = [
             "title": "Log in", "appName": accepted.app.name, "login": login,
-            "hiddenFields": hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "login:" + secret)),
+            "hiddenFields": hiddenFields(accepted.request, csrfToken: token),
         ]
         if let message { values["message"] = message }
         var response = pages.page("login", values, status: status)
-        if existingSecret == nil { response.setCookie(cookies.loginCSRF(secret)) }
+        if let newCookie { response.setCookie(newCookie) }
         return response
     }
 
@@ -215,11 +202,6 @@ struct DialogController: Sendable {
     /// A 303 back to `GET /dialog/oauth` with the same request: the next step is decided there.
     private static func backToDialog(_ request: AuthorizationRequest) -> Response {
         Response(status: .seeOther, headers: [.location: "/dialog/oauth?" + request.parameters.formEncoded])
-    }
-
-    private static func minutes(_ seconds: Int) -> String {
-        let minutes = (seconds + 59) / 60
-        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
     }
 
     private static func capitalized(_ phrase: String) -> String {

@@ -22,6 +22,6 @@ struct CSRFProtection: Sendable {
     /// Whether a submitted token is the one for `secret`, compared in constant time.
     func verify(_ submitted: String?, boundTo secret: String?) -> Bool {
         guard let submitted, let secret, !secret.isEmpty else { return false }
-        return Secrets.constantTimeEquals(submitted, token(boundTo: secret))
+        return ConstantTime.equals(submitted, token(boundTo: secret))
     }
 }

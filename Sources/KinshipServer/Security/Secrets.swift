@@ -31,19 +31,9 @@ enum Secrets {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// Compares two strings in time that depends only on their lengths, not on where they differ.
-    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let lhs = Array(lhs.utf8)
-        let rhs = Array(rhs.utf8)
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
-    }
-
     /// Whether a PKCE `code_verifier` hashes to the S256 `code_challenge` (RFC 7636 §4.6).
     static func verifierMatches(_ verifier: String, challenge: String) -> Bool {
         let digest = SHA256.hash(data: Data(verifier.utf8))
-        return constantTimeEquals(Base64URL.encode(digest), challenge)
+        return ConstantTime.equals(Base64URL.encode(digest), challenge)
     }
 }

@@ -1,3 +1,5 @@
+import KinshipCore
+
 /// An app registered on the platform (an OAuth client), as stored.
 public struct AppRecord: Sendable, Equatable {
     /// The client id, also the `APP_ID` of the `kinship{APP_ID}://authorize` scheme.
@@ -16,7 +18,7 @@ public struct AppRecord: Sendable, Equatable {
 
     /// Whether `secret` is this app's secret, compared in constant time.
     func verifySecret(_ secret: String) -> Bool {
-        Secrets.constantTimeEquals(Secrets.hash(secret), secretHash)
+        ConstantTime.equals(Secrets.hash(secret), secretHash)
     }
 }
 

@@ -35,6 +35,26 @@ public struct AppStore: Sendable {
         return (app, secret)
     }
 
+    /// Registers an app the platform itself ships (the sample app) with a known id and secret, or
+    /// brings an earlier registration up to date (name, secret, redirect URIs).
+    func registerBuiltIn(id: String, name: String, redirectURIs: [String], isConfidential: Bool, secret: String) async throws {
+        for uri in redirectURIs { try RedirectURIPolicy.validateForRegistration(uri) }
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO apps (id, name, secret_hash, is_confidential, created_at)
+                VALUES (\(bind: id), \(bind: name), \(bind: Secrets.hash(secret)), \(bind: isConfidential ? 1 : 0), \(bind: UnixTime.now()))
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, secret_hash = excluded.secret_hash,
+                    is_confidential = excluded.is_confidential
+                """
+            ).run()
+            try await sql.raw("DELETE FROM app_redirect_uris WHERE app_id = \(bind: id)").run()
+            for uri in Set(redirectURIs) {
+                try await sql.raw("INSERT INTO app_redirect_uris (app_id, uri) VALUES (\(bind: id), \(bind: uri))").run()
+            }
+        }
+    }
+
     /// The app with this client id.
     public func find(id: String) async throws -> AppRecord? {
         try await database.withConnection { sql in

@@ -18,6 +18,19 @@ struct AuthorizationStore: Sendable {
         }
     }
 
+    /// Every current login a person has given, oldest first.
+    func active(userID: String) async throws -> [Authorization] {
+        try await database.withConnection { sql in
+            var authorizations: [Authorization] = []
+            for row in try await sql.raw(
+                "SELECT * FROM authorizations WHERE user_id = \(bind: userID) AND revoked_at IS NULL ORDER BY created_at, id"
+            ).all(decoding: AuthorizationRow.self, with: .snakeCase) {
+                authorizations.append(try await Self.load(row, sql))
+            }
+            return authorizations
+        }
+    }
+
     /// The login with this id, revoked or not.
     func find(id: String) async throws -> Authorization? {
         try await database.withConnection { sql in

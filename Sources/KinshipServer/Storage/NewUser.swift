@@ -34,6 +34,9 @@ public struct NewUser: Sendable {
         self.location = location
     }
 
+    /// How long a password may be, in UTF-8 bytes: bcrypt reads no more than 72.
+    static let passwordBytes = 8...72
+
     /// The account as it will be stored: trimmed, email and username lowercased, first / middle /
     /// last name taken from `name` where not given ("Ada King Lovelace" → Ada, King, Lovelace).
     func normalized() throws(AccountError) -> NewUser {
@@ -41,14 +44,12 @@ public struct NewUser: Sendable {
         user.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         user.email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         user.username = username?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !user.name.isEmpty, user.name.count <= 100 else {
-            throw .invalid("The name must be 1 to 100 characters.")
-        }
         guard Self.isPlausibleEmail(user.email) else {
             throw .invalid("\"\(email)\" is not an email address.")
         }
-        guard password.count >= 8, password.utf8.count <= 72 else {
-            throw .invalid("The password must be 8 to 72 bytes long (bcrypt reads no further).")
+        guard password.count >= Self.passwordBytes.lowerBound, Self.passwordBytes.contains(password.utf8.count) else {
+            throw .invalid(
+                "The password must be \(Self.passwordBytes.lowerBound) to \(Self.passwordBytes.upperBound) bytes long (bcrypt reads no further).")
         }
         if let username = user.username {
             guard (3...50).contains(username.count), username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
@@ -60,15 +61,8 @@ public struct NewUser: Sendable {
         if let locale = user.locale, locale.wholeMatch(of: /[a-z]{2,3}(_[A-Z]{2})?/) == nil {
             throw .invalid("The locale \"\(locale)\" is not of the form en or en_GB.")
         }
-        if let birthday = user.birthday, !Self.isCalendarDate(birthday) {
-            throw .invalid("The birthday \"\(birthday)\" is not a date of the form YYYY-MM-DD.")
-        }
-        if let gender = user.gender, gender.isEmpty || gender.count > 40 {
-            throw .invalid("The gender must be 1 to 40 characters.")
-        }
-        for (label, place) in [("hometown", user.hometown), ("location", user.location)] {
-            if let place, place.isEmpty || place.count > 100 { throw .invalid("The \(label) must be 1 to 100 characters.") }
-        }
+        try Self.checkProfile(
+            name: user.name, birthday: user.birthday, gender: user.gender, hometown: user.hometown, location: user.location)
         let words = user.name.split(whereSeparator: \.isWhitespace).map(String.init)
         if user.firstName == nil, user.lastName == nil, user.middleName == nil {
             user.firstName = words.first
@@ -76,6 +70,24 @@ public struct NewUser: Sendable {
             if words.count > 2 { user.middleName = words.dropFirst().dropLast().joined(separator: " ") }
         }
         return user
+    }
+
+    /// The rules for the fields a person can also change later on their profile page.
+    static func checkProfile(
+        name: String, birthday: String?, gender: String?, hometown: String?, location: String?
+    ) throws(AccountError) {
+        guard !name.isEmpty, name.count <= 100 else {
+            throw .invalid("The name must be 1 to 100 characters.")
+        }
+        if let birthday, !isCalendarDate(birthday) {
+            throw .invalid("The birthday \"\(birthday)\" is not a date of the form YYYY-MM-DD.")
+        }
+        if let gender, gender.isEmpty || gender.count > 40 {
+            throw .invalid("The gender must be 1 to 40 characters.")
+        }
+        for (label, place) in [("hometown", hometown), ("location", location)] {
+            if let place, place.isEmpty || place.count > 100 { throw .invalid("The \(label) must be 1 to 100 characters.") }
+        }
     }
 
     private static func isPlausibleEmail(_ email: String) -> Bool {

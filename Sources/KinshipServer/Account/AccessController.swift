@@ -1,0 +1,124 @@
+import HTTPTypes
+import Hummingbird
+import KinshipCore
+import Logging
+
+/// Joining and leaving: `/signup`, `/login`, `/logout`. Logging in here logs the browser in to the
+/// dialog too (one session cookie), so an app's login then goes straight to consent.
+struct AccessController: Sendable {
+    let account: AccountPages
+    let passwordLogin: PasswordLogin
+
+    func addRoutes(to router: Router<KinshipRequestContext>) {
+        router.get("/") { request, _ in
+            AccountPages.redirect(to: try await account.signedIn(request) == nil ? "/login" : "/account")
+        }
+        router.get("/signup") { request, _ in try await showSignup(request) }
+        router.post("/signup") { request, context in try await account.answering { try await signUp(request, context) } }
+        router.get("/login") { request, _ in try await showLogin(request) }
+        router.post("/login") { request, context in try await account.answering { try await logIn(request, context) } }
+        router.post("/logout") { request, context in try await account.answering { try await logOut(request, context) } }
+    }
+
+    // MARK: - Sign up
+
+    private func showSignup(_ request: Request) async throws -> Response {
+        if try await account.signedIn(request) != nil { return AccountPages.redirect(to: "/account") }
+        return signupPage(request, name: "", email: "", message: nil, status: .ok)
+    }
+
+    private func signUp(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form = try await account.readForm(request)
+        let name = String((form["name"] ?? "").prefix(200))
+        let email = String((form["email"] ?? "").prefix(254))
+        guard account.csrf.verifyPreLogin(form["csrf_token"], for: request) else {
+            return signupPage(request, name: name, email: email, message: "This form expired. Please try again.", status: .forbidden)
+        }
+        let password = form["password"] ?? ""
+        guard password == form["password_again"] else {
+            return signupPage(request, name: name, email: email, message: "The two passwords are not the same.", status: .badRequest)
+        }
+        let user: UserRecord
+        do {
+            user = try await account.platform.users.create(NewUser(name: name, email: email, password: password))
+        } catch let error as AccountError {
+            return signupPage(request, name: name, email: email, message: error.description, status: .badRequest)
+        }
+        let session = try await account.platform.browserSessions.start(
+            userID: user.id, lifetime: account.configuration.browserSessionLifetime)
+        context.logger.info("Account created", metadata: ["user.id": "\(user.id)"])
+        var response = AccountPages.redirect(to: "/account?notice=welcome")
+        response.setCookie(account.cookies.session(session))
+        return response
+    }
+
+    private func signupPage(_ request: Request, name: String, email: String, message: String?, status: HTTPResponse.Status)
+        -> Response
+    {
+        let (token, newCookie) = account.csrf.preLoginToken(for: request, cookies: account.cookies)
+        var values: [String: Any] = [
+            "title": "Sign up", "name": name, "email": email, "csrfToken": token,
+            "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
+        ]
+        if let message { values["message"] = message }
+        var response = account.pages.page("signup", values, status: status)
+        if let newCookie { response.setCookie(newCookie) }
+        return response
+    }
+
+    // MARK: - Log in and out
+
+    private func showLogin(_ request: Request) async throws -> Response {
+        let next = AccountPages.localPath(FormReader.query(of: request)["next"])
+        if try await account.signedIn(request) != nil { return AccountPages.redirect(to: next) }
+        return loginPage(request, login: "", next: next, message: nil, status: .ok)
+    }
+
+    private func logIn(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let form = try await account.readForm(request)
+        let login = PasswordLogin.normalizedLogin(form["login"])
+        let next = AccountPages.localPath(form["next"])
+        guard account.csrf.verifyPreLogin(form["csrf_token"], for: request) else {
+            return loginPage(request, login: login, next: next, message: "This form expired. Please log in again.", status: .forbidden)
+        }
+        switch try await passwordLogin.attempt(
+            login: login, password: form["password"] ?? "", address: context.clientAddress, logger: context.logger)
+        {
+        case .throttled(let retryAfter):
+            var response = loginPage(request, login: login, next: next,
+                message: "Too many failed attempts. Try again in \(PasswordLogin.minutes(retryAfter)).", status: .tooManyRequests)
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
+        case .refused:
+            return loginPage(request, login: login, next: next, message: "The email, username or password is not right.",
+                status: .unauthorized)
+        case .loggedIn(let user, let session):
+            context.logger.info("Logged in to the account pages", metadata: ["user.id": "\(user.id)"])
+            var response = AccountPages.redirect(to: next)
+            response.setCookie(account.cookies.session(session))
+            return response
+        }
+    }
+
+    private func loginPage(_ request: Request, login: String, next: String, message: String?, status: HTTPResponse.Status)
+        -> Response
+    {
+        let (token, newCookie) = account.csrf.preLoginToken(for: request, cookies: account.cookies)
+        var values: [String: Any] = ["title": "Log in", "login": login, "next": next, "csrfToken": token]
+        if let message { values["message"] = message }
+        var response = account.pages.page("account-login", values, status: status)
+        if let newCookie { response.setCookie(newCookie) }
+        return response
+    }
+
+    private func logOut(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        if let person = try await account.signedIn(request) {
+            _ = try await account.readForm(request, of: person)
+            try await account.platform.browserSessions.end(cookie: person.session)
+            context.logger.info("Logged out", metadata: ["user.id": "\(person.user.id)"])
+        }
+        var response = AccountPages.redirect(to: "/login")
+        response.setCookie(account.cookies.expiredSession())
+        return response
+    }
+}

@@ -1,0 +1,109 @@
+import HTTPTypes
+import Hummingbird
+import KinshipCore
+
+/// What the account pages share: who is logged in, their forms' CSRF tokens, the page chrome, and
+/// the answers every route gives the same way (log in first, form expired, bad form).
+struct AccountPages: Sendable {
+    let platform: Platform
+    let configuration: ServerConfiguration
+    let pages: PageRenderer
+    let csrf: CSRFProtection
+    let cookies: BrowserCookies
+
+    /// The person a browser is logged in as, with the session cookie their forms are bound to.
+    struct SignedIn: Sendable {
+        let user: UserRecord
+        let session: String
+    }
+
+    /// An answer given before a route's work is done (a redirect to log in, an error page).
+    struct EarlyAnswer: Error {
+        let response: Response
+    }
+
+    /// Runs a route, answering with its early answer when it gives one.
+    func answering(_ route: () async throws -> Response) async throws -> Response {
+        do {
+            return try await route()
+        } catch let early as EarlyAnswer {
+            return early.response
+        }
+    }
+
+    /// The logged-in person, if any.
+    func signedIn(_ request: Request) async throws -> SignedIn? {
+        guard let session = request.cookies[BrowserCookies.session]?.value,
+            let userID = try await platform.browserSessions.userID(forCookie: session),
+            let user = try await platform.users.find(id: userID)
+        else { return nil }
+        return SignedIn(user: user, session: session)
+    }
+
+    /// The logged-in person; anyone else is sent to log in and brought back here afterwards.
+    func requireSignedIn(_ request: Request) async throws -> SignedIn {
+        if let person = try await signedIn(request) { return person }
+        throw EarlyAnswer(response: Self.redirect(to: "/login?next=" + FormParameters.encode(request.uri.path)))
+    }
+
+    /// A logged-in person's form, read and its CSRF token checked.
+    func readForm(_ request: Request, of person: SignedIn) async throws -> FormParameters {
+        let form = try await readForm(request)
+        guard csrf.verify(form["csrf_token"], boundTo: "session:" + person.session) else {
+            throw EarlyAnswer(response: formExpired())
+        }
+        return form
+    }
+
+    /// A form body, bounded in size.
+    func readForm(_ request: Request) async throws -> FormParameters {
+        do throws(FormReader.Failure) {
+            return try await FormReader.read(request, limit: configuration.maxFormBytes)
+        } catch {
+            switch error {
+            case .notAForm:
+                throw EarlyAnswer(response: pages.error(status: .unsupportedMediaType, heading: "Unexpected request",
+                    message: "This address takes an HTML form (application/x-www-form-urlencoded)."))
+            case .tooLarge(let limit):
+                throw EarlyAnswer(response: pages.error(status: .contentTooLarge, heading: "Too much data",
+                    message: "The form was larger than \(limit / 1024) KiB, so it was not read."))
+            }
+        }
+    }
+
+    func formExpired() -> Response {
+        pages.error(status: .forbidden, heading: "This form expired",
+            message: "The form could not be verified, so nothing was changed.",
+            detail: "Go back, reload the page and try again.")
+    }
+
+    /// An account page: the navigation, the person's name, a notice, and the CSRF token for its forms.
+    func page(
+        _ template: String, title: String, section: String, person: SignedIn, values: [String: Any], notice: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        var values = values
+        values["title"] = title
+        values["wide"] = true
+        values["account"] = [
+            "name": person.user.name, "csrfToken": csrf.token(boundTo: "session:" + person.session),
+            "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
+        ] as [String: Any]
+        values["csrfToken"] = csrf.token(boundTo: "session:" + person.session)
+        if let notice { values["notice"] = notice }
+        return pages.page(template, values, status: status)
+    }
+
+    /// A 303 to a page on this site.
+    static func redirect(to path: String) -> Response {
+        Response(status: .seeOther, headers: [.location: path])
+    }
+
+    /// A `next=` target that stays on this site: a path, never `//host` or a scheme.
+    static func localPath(_ next: String?, default fallback: String = "/account") -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
+            !next.contains(where: { $0.isNewline || $0 == "\\" })
+        else { return fallback }
+        return next
+    }
+}

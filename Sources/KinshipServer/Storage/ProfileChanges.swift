@@ -1,0 +1,83 @@
+import Foundation
+import SQLKit
+
+/// What a person changes on their profile page. Empty fields clear optional values; when both the
+/// first and the last name are left empty, they (and the middle name) are taken from the name.
+struct ProfileChanges: Sendable, Equatable {
+    var name: String
+    var firstName: String?
+    var lastName: String?
+    /// Not on the form: derived from the name, or cleared when first and last name are given.
+    var middleName: String?
+    var birthday: String?
+    var hometown: String?
+    var location: String?
+
+    /// The changes as they will be stored: trimmed, empty as absent, checked by the sign-up rules.
+    func normalized() throws(AccountError) -> ProfileChanges {
+        func cleaned(_ value: String?) -> String? {
+            let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        var changes = ProfileChanges(
+            name: name.trimmingCharacters(in: .whitespacesAndNewlines), firstName: cleaned(firstName),
+            lastName: cleaned(lastName), middleName: nil, birthday: cleaned(birthday), hometown: cleaned(hometown), location: cleaned(location))
+        try NewUser.checkProfile(
+            name: changes.name, birthday: changes.birthday, gender: nil, hometown: changes.hometown, location: changes.location)
+        for (label, part) in [("first name", changes.firstName), ("last name", changes.lastName)] {
+            if let part, part.count > 100 { throw .invalid("The \(label) must be at most 100 characters.") }
+        }
+        changes.middleName = nil
+        if changes.firstName == nil, changes.lastName == nil {
+            let words = changes.name.split(whereSeparator: \.isWhitespace).map(String.init)
+            changes.firstName = words.first
+            if words.count > 1 { changes.lastName = words.last }
+            if words.count > 2 { changes.middleName = words.dropFirst().dropLast().joined(separator: " ") }
+        }
+        return changes
+    }
+}
+
+extension UserStore {
+    /// Applies a person's profile changes and returns the account as stored now.
+    func update(_ userID: String, with changes: ProfileChanges) async throws -> UserRecord {
+        let changes = try changes.normalized()
+        try await database.withConnection { sql in
+            try await sql.raw(
+                """
+                UPDATE users SET name = \(bind: changes.name), first_name = \(bind: changes.firstName),
+                    last_name = \(bind: changes.lastName), middle_name = \(bind: changes.middleName), birthday = \(bind: changes.birthday),
+                    hometown = \(bind: changes.hometown), location = \(bind: changes.location)
+                WHERE id = \(bind: userID)
+                """
+            ).run()
+        }
+        guard let user = try await find(id: userID) else { throw AccountError.unknownUser(userID) }
+        return user
+    }
+
+    /// The accounts with these ids that exist, sorted by name.
+    func find(ids: [String]) async throws -> [UserRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try await database.withConnection { sql in
+            try await sql.raw("SELECT * FROM users WHERE id IN (\(binds: ids)) ORDER BY name, id").all(decoding: UserRecord.self)
+        }
+    }
+
+    /// People whose name contains `text` (any case), by name, at most `limit`.
+    func search(name text: String, limit: Int) async throws -> [UserRecord] {
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !text.isEmpty else { return [] }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try await database.withConnection { sql in
+            try await sql.raw(
+                """
+                SELECT * FROM users WHERE lower(name) LIKE \(bind: "%" + escaped + "%") ESCAPE '\\'
+                    OR email = \(bind: text) OR username = \(bind: text)
+                ORDER BY name, id LIMIT \(bind: limit)
+                """
+            ).all(decoding: UserRecord.self)
+        }
+    }
+}
