@@ -45,6 +45,13 @@ public enum PermissionCatalogue {
     )
 
     /// The descriptor of a known permission, or `nil` for an unknown name.
+    /// What a permission lets an app see, as a line on its own ("Your email address"); the
+    /// permission's name when the catalogue does not know it.
+    public static func title(of permission: Permission) -> String {
+        let summary = descriptor(for: permission)?.summary ?? permission.rawValue
+        return summary.prefix(1).uppercased() + summary.dropFirst()
+    }
+
     public static func descriptor(for permission: Permission) -> PermissionDescriptor? {
         byName[permission]
     }

@@ -52,9 +52,8 @@ struct SampleController: Sendable {
             return respond(Self.redirect(SampleApp.path), session, request)
         }
         let rows = permissions.sorted { $0.permission < $1.permission }.map { status -> [String: Any] in
-            let summary = PermissionCatalogue.descriptor(for: status.permission)?.summary ?? status.permission.rawValue
-            return [
-                "name": status.permission.rawValue, "summary": summary.prefix(1).uppercased() + summary.dropFirst(),
+            [
+                "name": status.permission.rawValue, "summary": PermissionCatalogue.title(of: status.permission),
                 "isGranted": status.status == .granted, "canRevoke": status.status == .granted && status.permission != .publicProfile,
                 "canAsk": status.status != .granted && SampleApp.permissions.contains(status.permission),
             ]

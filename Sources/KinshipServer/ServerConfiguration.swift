@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var graphLimits: GraphLimits
     /// Remote token cache requests one address may make per minute.
     public var tokenCacheRequestsPerMinute: Int
+    /// Sign-up forms one address may submit per minute.
+    public var signupsPerAddressPerMinute: Int
     /// Whether to register and serve the sample social app under `/sample`.
     public var servesSampleApp: Bool
 
@@ -61,7 +63,8 @@ public struct ServerConfiguration: Sendable {
         database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
         browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
-        graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120, servesSampleApp: Bool = true
+        graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
+        signupsPerAddressPerMinute: Int = 10, servesSampleApp: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -76,6 +79,7 @@ public struct ServerConfiguration: Sendable {
         self.maxFormBytes = maxFormBytes
         self.graphLimits = graphLimits
         self.tokenCacheRequestsPerMinute = tokenCacheRequestsPerMinute
+        self.signupsPerAddressPerMinute = signupsPerAddressPerMinute
         self.servesSampleApp = servesSampleApp
     }
 }

@@ -10,6 +10,8 @@ public struct TokenExchange: Sendable {
     let transport: any HTTPTransport
     let clientSecret: String?
 
+    /// An exchange with the platform in `configuration`; `clientSecret` only for a confidential
+    /// app's server.
     public init(configuration: KinshipConfiguration, transport: any HTTPTransport = URLSessionTransport(), clientSecret: String? = nil) {
         self.configuration = configuration
         self.transport = transport

@@ -8,16 +8,23 @@ import Logging
 struct AccessController: Sendable {
     let account: AccountPages
     let passwordLogin: PasswordLogin
+    /// Sign-up attempts per address this minute, so one client cannot mint accounts in bulk.
+    private let signups = PerMinuteCounter()
+
+    init(account: AccountPages, passwordLogin: PasswordLogin) {
+        self.account = account
+        self.passwordLogin = passwordLogin
+    }
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.get("/") { request, _ in
             AccountPages.redirect(to: try await account.signedIn(request) == nil ? "/login" : "/account")
         }
         router.get("/signup") { request, _ in try await showSignup(request) }
-        router.post("/signup") { request, context in try await account.answering { try await signUp(request, context) } }
+        router.post("/signup") { request, context in try await EarlyAnswer.answering { try await signUp(request, context) } }
         router.get("/login") { request, _ in try await showLogin(request) }
-        router.post("/login") { request, context in try await account.answering { try await logIn(request, context) } }
-        router.post("/logout") { request, context in try await account.answering { try await logOut(request, context) } }
+        router.post("/login") { request, context in try await EarlyAnswer.answering { try await logIn(request, context) } }
+        router.post("/logout") { request, context in try await EarlyAnswer.answering { try await logOut(request, context) } }
     }
 
     // MARK: - Sign up
@@ -33,6 +40,14 @@ struct AccessController: Sendable {
         let email = String((form["email"] ?? "").prefix(254))
         guard account.csrf.verifyPreLogin(form["csrf_token"], for: request) else {
             return signupPage(request, name: name, email: email, message: "This form expired. Please try again.", status: .forbidden)
+        }
+        let address = context.clientAddress
+        guard signups.count([address])[0] <= account.configuration.signupsPerAddressPerMinute else {
+            context.logger.notice("Sign-up refused: too many from one address", metadata: ["signup.address": "\(address)"])
+            var response = signupPage(request, name: name, email: email,
+                message: "Too many sign-ups from your network just now. Try again in a minute.", status: .tooManyRequests)
+            response.headers[.retryAfter] = "60"
+            return response
         }
         let password = form["password"] ?? ""
         guard password == form["password_again"] else {

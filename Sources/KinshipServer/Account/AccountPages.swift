@@ -17,20 +17,6 @@ struct AccountPages: Sendable {
         let session: String
     }
 
-    /// An answer given before a route's work is done (a redirect to log in, an error page).
-    struct EarlyAnswer: Error {
-        let response: Response
-    }
-
-    /// Runs a route, answering with its early answer when it gives one.
-    func answering(_ route: () async throws -> Response) async throws -> Response {
-        do {
-            return try await route()
-        } catch let early as EarlyAnswer {
-            return early.response
-        }
-    }
-
     /// The logged-in person, if any.
     func signedIn(_ request: Request) async throws -> SignedIn? {
         guard let session = request.cookies[BrowserCookies.session]?.value,
@@ -57,18 +43,7 @@ struct AccountPages: Sendable {
 
     /// A form body, bounded in size.
     func readForm(_ request: Request) async throws -> FormParameters {
-        do throws(FormReader.Failure) {
-            return try await FormReader.read(request, limit: configuration.maxFormBytes)
-        } catch {
-            switch error {
-            case .notAForm:
-                throw EarlyAnswer(response: pages.error(status: .unsupportedMediaType, heading: "Unexpected request",
-                    message: "This address takes an HTML form (application/x-www-form-urlencoded)."))
-            case .tooLarge(let limit):
-                throw EarlyAnswer(response: pages.error(status: .contentTooLarge, heading: "Too much data",
-                    message: "The form was larger than \(limit / 1024) KiB, so it was not read."))
-            }
-        }
+        try await pages.readForm(request, limit: configuration.maxFormBytes)
     }
 
     func formExpired() -> Response {

@@ -10,8 +10,8 @@ struct AppsController: Sendable {
     let account: AccountPages
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/account/apps") { request, _ in try await account.answering { try await show(request) } }
-        router.post("/account/apps") { request, context in try await account.answering { try await revoke(request, context) } }
+        router.get("/account/apps") { request, _ in try await EarlyAnswer.answering { try await show(request) } }
+        router.post("/account/apps") { request, context in try await EarlyAnswer.answering { try await revoke(request, context) } }
     }
 
     private static let notices = [
@@ -27,9 +27,8 @@ struct AppsController: Sendable {
         for authorization in try await account.platform.authorizations.active(userID: person.user.id) {
             guard let app = try await account.platform.apps.find(id: authorization.appID) else { continue }
             let permissions = authorization.permissions.sorted { $0.key < $1.key }.map { permission, status -> [String: Any] in
-                let summary = PermissionCatalogue.descriptor(for: permission)?.summary ?? permission.rawValue
-                return [
-                    "name": permission.rawValue, "summary": summary.prefix(1).uppercased() + summary.dropFirst(),
+                [
+                    "name": permission.rawValue, "summary": PermissionCatalogue.title(of: permission),
                     "isGranted": status == .granted, "canRevoke": status == .granted && permission != .publicProfile,
                 ]
             }

@@ -11,9 +11,9 @@ struct ProfileController: Sendable {
     let account: AccountPages
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/account") { request, _ in try await account.answering { try await show(request) } }
-        router.post("/account/profile") { request, context in try await account.answering { try await update(request, context) } }
-        router.post("/account/picture") { request, context in try await account.answering { try await upload(request, context) } }
+        router.get("/account") { request, _ in try await EarlyAnswer.answering { try await show(request) } }
+        router.post("/account/profile") { request, context in try await EarlyAnswer.answering { try await update(request, context) } }
+        router.post("/account/picture") { request, context in try await EarlyAnswer.answering { try await upload(request, context) } }
     }
 
     private static let notices = [

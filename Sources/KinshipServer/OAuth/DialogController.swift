@@ -15,23 +15,10 @@ struct DialogController: Sendable {
     let cookies: BrowserCookies
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/dialog/oauth") { request, context in try await answering { try await show(request, context) } }
-        router.post("/dialog/login") { request, context in try await answering { try await logIn(request, context) } }
-        router.post("/dialog/oauth/confirm") { request, context in try await answering { try await confirm(request, context) } }
-        router.post("/dialog/logout") { request, context in try await answering { try await logOut(request, context) } }
-    }
-
-    /// An answer given before a route's work is done: an error page, or a redirect with an error.
-    private struct EarlyAnswer: Error {
-        let response: Response
-    }
-
-    private func answering(_ route: () async throws -> Response) async throws -> Response {
-        do {
-            return try await route()
-        } catch let early as EarlyAnswer {
-            return early.response
-        }
+        router.get("/dialog/oauth") { request, context in try await EarlyAnswer.answering { try await show(request, context) } }
+        router.post("/dialog/login") { request, context in try await EarlyAnswer.answering { try await logIn(request, context) } }
+        router.post("/dialog/oauth/confirm") { request, context in try await EarlyAnswer.answering { try await confirm(request, context) } }
+        router.post("/dialog/logout") { request, context in try await EarlyAnswer.answering { try await logOut(request, context) } }
     }
 
     /// The dialog request a page or form carries, checked; anything else is answered at once.
@@ -161,7 +148,7 @@ struct DialogController: Sendable {
         let plan = ConsentPlan(requested: accepted.request.scope, existing: existing, rerequest: accepted.request.authType == .rerequest)
         let step = requestedStep ?? (plan.asked(.read).isEmpty && !plan.asked(.publish).isEmpty ? .publish : .read)
         let asked: [[String: String]] = plan.asked(step).compactMap { permission in
-            PermissionCatalogue.descriptor(for: permission).map { ["name": permission.rawValue, "summary": Self.capitalized($0.summary)] }
+            PermissionCatalogue.contains(permission) ? ["name": permission.rawValue, "summary": PermissionCatalogue.title(of: permission)] : nil
         }
         let alreadyGranted = plan.alreadyGranted.compactMap { PermissionCatalogue.descriptor(for: $0)?.summary }
         var hiddenFields = hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "session:" + session))
@@ -169,7 +156,7 @@ struct DialogController: Sendable {
         let values: [String: Any] = [
             "title": "Continue to \(accepted.app.name)", "appName": accepted.app.name, "userName": user.name,
             "userFirstName": user.firstName ?? user.name, "isPublishStep": step == .publish,
-            "publicProfileSummary": Self.capitalized(PermissionCatalogue.descriptor(for: .publicProfile)?.summary ?? "your public profile"),
+            "publicProfileSummary": PermissionCatalogue.title(of: .publicProfile),
             "asked": asked, "hasAlreadyGranted": !alreadyGranted.isEmpty, "alreadyGranted": alreadyGranted.joined(separator: ", "),
             "hiddenFields": hiddenFields,
         ]
@@ -185,26 +172,11 @@ struct DialogController: Sendable {
     // MARK: - Helpers
 
     private func readForm(_ request: Request) async throws -> FormParameters {
-        do throws(FormReader.Failure) {
-            return try await FormReader.read(request, limit: configuration.maxFormBytes)
-        } catch {
-            switch error {
-            case .notAForm:
-                throw EarlyAnswer(response: pages.error(status: .unsupportedMediaType, heading: "Unexpected request",
-                    message: "This address takes an HTML form (application/x-www-form-urlencoded)."))
-            case .tooLarge(let limit):
-                throw EarlyAnswer(response: pages.error(status: .contentTooLarge, heading: "Too much data",
-                    message: "The form was larger than \(limit / 1024) KiB, so it was not read."))
-            }
-        }
+        try await pages.readForm(request, limit: configuration.maxFormBytes)
     }
 
     /// A 303 back to `GET /dialog/oauth` with the same request: the next step is decided there.
     private static func backToDialog(_ request: AuthorizationRequest) -> Response {
         Response(status: .seeOther, headers: [.location: "/dialog/oauth?" + request.parameters.formEncoded])
-    }
-
-    private static func capitalized(_ phrase: String) -> String {
-        phrase.prefix(1).uppercased() + phrase.dropFirst()
     }
 }

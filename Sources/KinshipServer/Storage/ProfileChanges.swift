@@ -13,6 +13,18 @@ struct ProfileChanges: Sendable, Equatable {
     var hometown: String?
     var location: String?
 
+    init(
+        name: String, firstName: String? = nil, lastName: String? = nil, birthday: String? = nil, hometown: String? = nil,
+        location: String? = nil
+    ) {
+        self.name = name
+        self.firstName = firstName
+        self.lastName = lastName
+        self.birthday = birthday
+        self.hometown = hometown
+        self.location = location
+    }
+
     /// The changes as they will be stored: trimmed, empty as absent, checked by the sign-up rules.
     func normalized() throws(AccountError) -> ProfileChanges {
         func cleaned(_ value: String?) -> String? {
@@ -21,7 +33,7 @@ struct ProfileChanges: Sendable, Equatable {
         }
         var changes = ProfileChanges(
             name: name.trimmingCharacters(in: .whitespacesAndNewlines), firstName: cleaned(firstName),
-            lastName: cleaned(lastName), middleName: nil, birthday: cleaned(birthday), hometown: cleaned(hometown), location: cleaned(location))
+            lastName: cleaned(lastName), birthday: cleaned(birthday), hometown: cleaned(hometown), location: cleaned(location))
         try NewUser.checkProfile(
             name: changes.name, birthday: changes.birthday, gender: nil, hometown: changes.hometown, location: changes.location)
         for (label, part) in [("first name", changes.firstName), ("last name", changes.lastName)] {

@@ -1,0 +1,35 @@
+import Hummingbird
+import KinshipCore
+
+/// An answer a page route gives before its work is done: an error page, a redirect to log in.
+/// Thrown from deep in a route and turned into the response by ``answering(_:)``.
+struct EarlyAnswer: Error {
+    let response: Response
+
+    /// Runs a route, answering with its early answer when it gives one.
+    static func answering(_ route: () async throws -> Response) async throws -> Response {
+        do {
+            return try await route()
+        } catch let early as EarlyAnswer {
+            return early.response
+        }
+    }
+}
+
+extension PageRenderer {
+    /// A page form's body, bounded in size; anything else is answered with an error page.
+    func readForm(_ request: Request, limit: Int) async throws -> FormParameters {
+        do throws(FormReader.Failure) {
+            return try await FormReader.read(request, limit: limit)
+        } catch {
+            switch error {
+            case .notAForm:
+                throw EarlyAnswer(response: self.error(status: .unsupportedMediaType, heading: "Unexpected request",
+                    message: "This address takes an HTML form (application/x-www-form-urlencoded)."))
+            case .tooLarge(let limit):
+                throw EarlyAnswer(response: self.error(status: .contentTooLarge, heading: "Too much data",
+                    message: "The form was larger than \(limit / 1024) KiB, so it was not read."))
+            }
+        }
+    }
+}
