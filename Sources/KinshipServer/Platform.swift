@@ -37,7 +37,7 @@ public struct Platform: Sendable {
     init(database: Database, passwords: PasswordHasher, grantGeneration: GrantGeneration?) {
         self.database = database
         self.grantGeneration = grantGeneration
-        self.users = UserStore(database: database, passwords: passwords)
+        self.users = UserStore(database: database, passwords: passwords, generation: grantGeneration)
         self.apps = AppStore(database: database)
         self.friends = FriendStore(database: database)
         self.pictures = PictureStore(database: database)

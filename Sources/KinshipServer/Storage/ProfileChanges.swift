@@ -51,10 +51,11 @@ struct ProfileChanges: Sendable, Equatable {
 }
 
 extension UserStore {
-    /// Applies a person's profile changes and returns the account as stored now.
+    /// Applies a person's profile changes and returns the account as stored now. Cached token
+    /// checks, which hold the person's record, are emptied in every process.
     func update(_ userID: String, with changes: ProfileChanges) async throws -> UserRecord {
         let changes = try changes.normalized()
-        try await database.withConnection { sql in
+        try await generation.changing { try await database.withConnection { sql in
             try await sql.raw(
                 """
                 UPDATE users SET name = \(bind: changes.name), first_name = \(bind: changes.firstName),
@@ -63,7 +64,7 @@ extension UserStore {
                 WHERE id = \(bind: userID)
                 """
             ).run()
-        }
+        } }
         guard let user = try await find(id: userID) else { throw AccountError.unknownUser(userID) }
         return user
     }

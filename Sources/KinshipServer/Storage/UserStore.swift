@@ -5,6 +5,8 @@ import SQLKit
 public struct UserStore: Sendable {
     let database: Database
     let passwords: PasswordHasher
+    /// Bumped when a profile changes: cached token checks hold the person's record.
+    let generation: GrantGeneration?
 
     /// Stores a new account; the password is kept only as a bcrypt hash.
     public func create(_ newUser: NewUser) async throws -> UserRecord {

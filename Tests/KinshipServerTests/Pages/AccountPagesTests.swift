@@ -94,8 +94,10 @@ struct AccountPagesTests {
     func profile(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
+            let app = try await server.makeApp()
             let browser = server.browser()
-            _ = try await browser.logIn("ada@example.com")
+            let accessToken = try await server.logInAndGetToken(app, scope: [.userBirthday], browser: browser)
+            #expect(try await server.graph("/me", token: accessToken).1["name"] as? String == "Ada Lovelace")
             let page = try await browser.get("/account")
             let token = try #require(page.csrfToken)
             let saved = try await browser.post("/account/profile", form: ["csrf_token": token, "name": "Augusta Ada King",
@@ -104,6 +106,9 @@ struct AccountPagesTests {
             let stored = try #require(try await server.platform.users.find(id: ada.id))
             #expect(stored.name == "Augusta Ada King" && stored.firstName == "Augusta" && stored.middleName == "Ada" && stored.lastName == "King")
             #expect(stored.birthday == "1815-12-10" && stored.hometown == "London" && stored.location == nil)
+            let (_, me) = try await server.graph("/me?fields=name,middle_name,birthday", token: accessToken)
+            #expect(me["name"] as? String == "Augusta Ada King", "a token checked before the change sees the new profile")
+            #expect(me["middle_name"] as? String == "Ada" && me["birthday"] as? String == "12/10/1815")
             let refused = try await browser.post("/account/profile", form: ["csrf_token": token, "name": "Ada", "birthday": "1815-02-30"])
             #expect(refused.status == .badRequest)
             #expect(refused.body.contains("is not a date"))
