@@ -32,8 +32,11 @@ struct FieldSelection: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// `[a-z0-9_]{1,64}`, checked on the UTF-8 bytes: this runs for every field of every call.
     private static func isName(_ text: Substring) -> Bool {
-        !text.isEmpty && text.count <= 64 && text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLowercase || $0.isNumber)) }
+        let bytes = text.utf8
+        return !bytes.isEmpty && bytes.count <= 64
+            && bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
     }
 }
 

@@ -119,6 +119,8 @@ struct AccountPagesTests {
             let uploaded = try await browser.upload("/account/picture", csrf: picture, file: png)
             #expect(uploaded.location == "/account?notice=picture")
             #expect(try await browser.get("/account").body.contains("&amp;v="), "the page shows the new picture, not a cached one")
+            #expect(try await browser.upload("/account/picture", csrf: picture, file: png + Data(count: 1024 * 1024)).location
+                == "/account?notice=picture", "a 1 MiB picture is under the limit")
             #expect(try await browser.upload("/account/picture", csrf: picture, file: Data("GIF89a".utf8)).body.contains("must be a PNG or a JPEG"))
             #expect(try await browser.upload("/account/picture", csrf: picture, file: Data()).body.contains("Choose a PNG or JPEG file first"))
             #expect(try await browser.upload("/account/picture", csrf: "forged", file: png).status == .forbidden)

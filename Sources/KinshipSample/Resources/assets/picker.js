@@ -120,6 +120,7 @@
   });
   for (const radio of dialog.querySelectorAll("input[name=sort]")) radio.addEventListener("change", load);
   document.getElementById("picker-cancel").addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => opener.focus());
   document.getElementById("picker-done").addEventListener("click", () => {
     confirmed = new Map(chosen);
     pickedList.replaceChildren();
@@ -130,6 +131,5 @@
     }
     picked.hidden = confirmed.size === 0;
     dialog.close();
-    opener.focus();
   });
 })();
