@@ -85,7 +85,7 @@ struct SampleAppTests {
 
     @Test("errors a person understands: Cancel, a stale state, an app removed elsewhere, an expired token", arguments: TestEngine.enabled)
     func errors(engine: TestEngine) async throws {
-        try await withLiveServer(engine, configure: { $0.shortTokenLifetime = 2 }) { server in
+        try await withLiveServer(engine, configure: { $0.shortTokenLifetime = 5 }) { server in
             let ada = try await server.makeUser()
             let browser = server.browser()
             _ = try await browser.logIn("ada@example.com")
@@ -99,8 +99,9 @@ struct SampleAppTests {
             _ = try await browser.get("/sample/callback?code=kac_forged&state=forged")
             #expect(try await browser.get("/sample").body.contains("That login link is stale"))
 
-            _ = try await browser.sampleLogIn(server, untick: [])
-            try await Task.sleep(for: .seconds(3))
+            let fresh = try await browser.sampleLogIn(server, untick: [])
+            #expect(fresh.body.contains("You're logged in as"), "the 5-second token is still good right after the login")
+            try await Task.sleep(for: .seconds(6))
             #expect(try await browser.get("/sample").body.contains("Your login expired"))
 
             _ = try await browser.sampleLogIn(server, untick: [])
