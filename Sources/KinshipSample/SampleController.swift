@@ -21,12 +21,10 @@ struct SampleController: Sendable {
         var values: [String: Any] = ["title": "Home", "formToken": session.formToken]
         if let token = session.token {
             do {
-                let graph = app.graph(token)
-                let me = try await graph.me(fields: ["id", "name", "email"])
-                let picture = try await graph.picture(type: .large)
+                let me = try await app.graph(token).me(fields: ["id", "name", "email", "picture.type(large)"])
                 values["loggedIn"] = true
                 values["name"] = me.name ?? "you"
-                values["pictureURL"] = picture.url
+                values["pictureURL"] = me.picture?.data.url
                 if let email = me.email { values["email"] = email } else { values["emailProblem"] = problemValues(.permissionMissing(.email)) }
             } catch {
                 if await forgetTokenIfDead(error, session, logger) { return try await home(request, logger) }
@@ -59,7 +57,7 @@ struct SampleController: Sendable {
             ]
         }
         var values: [String: Any] = ["title": "Settings", "formToken": session.formToken, "permissions": rows]
-        if let revoked = FormParameters(formEncoded: request.uri.query ?? "")["revoked"],
+        if let revoked = Self.query(of: request)["revoked"],
             let descriptor = PermissionCatalogue.descriptor(for: Permission(revoked))
         {
             values["notice"] = "Kinship Sample can no longer see \(descriptor.summary)."
@@ -75,7 +73,7 @@ struct SampleController: Sendable {
         let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
         let secrets = LoginSecrets.make()
         await app.sessions.update(session.id) { $0.pendingLogin = secrets }
-        let ask = FormParameters(formEncoded: request.uri.query ?? "")["ask"].map { Permission($0) }
+        let ask = Self.query(of: request)["ask"].map { Permission($0) }
             .flatMap { SampleApp.permissions.contains($0) ? $0 : nil }
         var query = FormParameters()
         query.append("client_id", app.configuration().appID)
@@ -93,7 +91,7 @@ struct SampleController: Sendable {
     /// secret and the PKCE verifier, and keeps the token in the session.
     func callback(_ request: Request, _ logger: Logger) async -> Response {
         let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
-        let query = FormParameters(formEncoded: request.uri.query ?? "")
+        let query = Self.query(of: request)
         await app.sessions.update(session.id) { $0.pendingLogin = nil }
         guard let pending = session.pendingLogin, let state = query["state"], ConstantTime.equals(state, pending.state) else {
             logger.notice("Sample login answer refused: no login of this browser has that state")
@@ -177,7 +175,7 @@ struct SampleController: Sendable {
     /// and filtered, or the reason there are none.
     func friends(_ request: Request, _ logger: Logger) async -> Response {
         let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
-        let query = FormParameters(formEncoded: request.uri.query ?? "")
+        let query = Self.query(of: request)
         guard let token = session.token else {
             return json(FriendPickerList(problem: .notLoggedIn), status: .unauthorized)
         }
@@ -240,6 +238,10 @@ struct SampleController: Sendable {
         var values: [String: Any] = ["title": problem.title, "message": problem.message]
         if let action = problem.action { values["action"] = ["label": action.label, "href": action.href] }
         return values
+    }
+
+    private static func query(of request: Request) -> FormParameters {
+        FormParameters(formEncoded: request.uri.query ?? "")
     }
 
     private static func redirect(_ location: String) -> Response {

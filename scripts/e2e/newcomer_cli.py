@@ -88,6 +88,11 @@ def main():
         code, out, err = run("me", "--account", "grace")
         check("kinship me says the email is not shared", code == 0 and "Grace Hopper" in out and "not shared" in out
               and "ada@example.com" not in out, out + err)
+        code, out, err = run("me", "--account", "grace", "--json")
+        shape = json.loads(out) if code == 0 else {}
+        check("kinship me --json keeps every key, null when not shared",
+              sorted(shape) == ["email", "first_name", "id", "last_name", "link", "name", "picture"] and shape["email"] is None,
+              out + err)
         code, out, err = run("me")
         check("the first account is still logged in", code == 0 and "Ada Lovelace" in out, out + err)
 

@@ -70,15 +70,10 @@ struct AccessController: Sendable {
     private func signupPage(_ request: Request, name: String, email: String, message: String?, status: HTTPResponse.Status)
         -> Response
     {
-        let (token, newCookie) = account.csrf.preLoginToken(for: request, cookies: account.cookies)
-        var values: [String: Any] = [
-            "title": "Sign up", "name": name, "email": email, "csrfToken": token,
+        preLoginPage("signup", request, message: message, status: status, values: [
+            "title": "Sign up", "name": name, "email": email,
             "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
-        ]
-        if let message { values["message"] = message }
-        var response = account.pages.page("signup", values, status: status)
-        if let newCookie { response.setCookie(newCookie) }
-        return response
+        ])
     }
 
     // MARK: - Log in and out
@@ -99,14 +94,8 @@ struct AccessController: Sendable {
         switch try await passwordLogin.attempt(
             login: login, password: form["password"] ?? "", address: context.clientAddress, logger: context.logger)
         {
-        case .throttled(let retryAfter):
-            var response = loginPage(request, login: login, next: next,
-                message: "Too many failed attempts. Try again in \(PasswordLogin.minutes(retryAfter)).", status: .tooManyRequests)
-            response.headers[.retryAfter] = String(retryAfter)
-            return response
-        case .refused:
-            return loginPage(request, login: login, next: next, message: "The email, username or password is not right.",
-                status: .unauthorized)
+        case .refused(let refusal):
+            return refusal.marking(loginPage(request, login: login, next: next, message: refusal.message, status: refusal.status))
         case .loggedIn(let user, let session):
             context.logger.info("Logged in to the account pages", metadata: ["user.id": "\(user.id)"])
             var response = AccountPages.redirect(to: next)
@@ -118,10 +107,20 @@ struct AccessController: Sendable {
     private func loginPage(_ request: Request, login: String, next: String, message: String?, status: HTTPResponse.Status)
         -> Response
     {
+        preLoginPage("account-login", request, message: message, status: status,
+            values: ["title": "Log in", "login": login, "next": next])
+    }
+
+    /// A page whose form is posted before anyone is logged in: its CSRF token is bound to the
+    /// browser's pre-login secret, set as a cookie when the browser has none yet.
+    private func preLoginPage(
+        _ template: String, _ request: Request, message: String?, status: HTTPResponse.Status, values: [String: Any]
+    ) -> Response {
         let (token, newCookie) = account.csrf.preLoginToken(for: request, cookies: account.cookies)
-        var values: [String: Any] = ["title": "Log in", "login": login, "next": next, "csrfToken": token]
+        var values = values
+        values["csrfToken"] = token
         if let message { values["message"] = message }
-        var response = account.pages.page("account-login", values, status: status)
+        var response = account.pages.page(template, values, status: status)
         if let newCookie { response.setCookie(newCookie) }
         return response
     }

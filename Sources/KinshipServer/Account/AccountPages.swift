@@ -11,19 +11,9 @@ struct AccountPages: Sendable {
     let csrf: CSRFProtection
     let cookies: BrowserCookies
 
-    /// The person a browser is logged in as, with the session cookie their forms are bound to.
-    struct SignedIn: Sendable {
-        let user: UserRecord
-        let session: String
-    }
-
     /// The logged-in person, if any.
     func signedIn(_ request: Request) async throws -> SignedIn? {
-        guard let session = request.cookies[BrowserCookies.session]?.value,
-            let userID = try await platform.browserSessions.userID(forCookie: session),
-            let user = try await platform.users.find(id: userID)
-        else { return nil }
-        return SignedIn(user: user, session: session)
+        try await SignedIn.find(in: request, platform: platform)
     }
 
     /// The logged-in person; anyone else is sent to log in and brought back here afterwards.

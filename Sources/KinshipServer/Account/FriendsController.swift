@@ -84,7 +84,7 @@ struct FriendsController: Sendable {
         return AccountPages.redirect(to: target)
     }
 
-    private func page(_ person: AccountPages.SignedIn, search: String, notice: String?) async throws -> Response {
+    private func page(_ person: SignedIn, search: String, notice: String?) async throws -> Response {
         let me = person.user.id
         let platform = account.platform
         let friendIDs = Set(try await platform.friends.friendIDs(of: me))

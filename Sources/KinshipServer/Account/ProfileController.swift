@@ -37,14 +37,8 @@ struct ProfileController: Sendable {
         do {
             _ = try await account.platform.users.update(person.user.id, with: changes)
         } catch let error as AccountError {
-            var shown = person.user
-            shown.name = changes.name
-            shown.firstName = changes.firstName
-            shown.lastName = changes.lastName
-            shown.birthday = changes.birthday
-            shown.hometown = changes.hometown
-            shown.location = changes.location
-            return try await page(person, user: shown, notice: nil, message: error.description, status: .badRequest)
+            return try await page(person, user: changes.typed(over: person.user), notice: nil, message: error.description,
+                status: .badRequest)
         }
         context.logger.info("Profile changed", metadata: ["user.id": "\(person.user.id)"])
         return AccountPages.redirect(to: "/account?notice=saved")
@@ -90,7 +84,7 @@ struct ProfileController: Sendable {
     }
 
     private func page(
-        _ person: AccountPages.SignedIn, user: UserRecord, notice: String?, message: String?, status: HTTPResponse.Status
+        _ person: SignedIn, user: UserRecord, notice: String?, message: String?, status: HTTPResponse.Status
     ) async throws -> Response {
         let version = try await account.platform.pictures.metadata(userID: user.id)?.updatedAt
         var values: [String: Any] = [

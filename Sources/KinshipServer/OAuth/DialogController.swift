@@ -33,13 +33,10 @@ struct DialogController: Sendable {
 
     private func show(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let accepted = try await accept(FormReader.query(of: request))
-        guard let session = request.cookies[BrowserCookies.session]?.value,
-            let userID = try await platform.browserSessions.userID(forCookie: session),
-            let user = try await platform.users.find(id: userID)
-        else {
+        guard let person = try await SignedIn.find(in: request, platform: platform) else {
             return loginPage(request, accepted, message: nil, login: "", status: .ok)
         }
-        return try await consentPage(accepted, user: user, session: session)
+        return try await consentPage(accepted, user: person.user, session: person.session)
     }
 
     private func logIn(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -49,35 +46,26 @@ struct DialogController: Sendable {
         guard csrf.verifyPreLogin(form["csrf_token"], for: request) else {
             return loginPage(request, accepted, message: "This form expired. Please log in again.", login: login, status: .forbidden)
         }
-        let user: UserRecord, session: String
         switch try await passwordLogin.attempt(
             login: login, password: form["password"] ?? "", address: context.clientAddress, logger: context.logger)
         {
-        case .throttled(let retryAfter):
-            var response = loginPage(request, accepted,
-                message: "Too many failed attempts. Try again in \(PasswordLogin.minutes(retryAfter)).", login: login,
-                status: .tooManyRequests)
-            response.headers[.retryAfter] = String(retryAfter)
+        case .refused(let refusal):
+            return refusal.marking(loginPage(request, accepted, message: refusal.message, login: login, status: refusal.status))
+        case .loggedIn(let user, let session):
+            context.logger.info("Logged in to the dialog", metadata: ["user.id": "\(user.id)", "app.id": "\(accepted.app.id)"])
+            var response = Self.backToDialog(accepted.request)
+            response.setCookie(cookies.session(session))
             return response
-        case .refused:
-            return loginPage(request, accepted, message: "The email, username or password is not right.", login: login, status: .unauthorized)
-        case .loggedIn(let person, let cookie):
-            (user, session) = (person, cookie)
         }
-        context.logger.info("Logged in to the dialog", metadata: ["user.id": "\(user.id)", "app.id": "\(accepted.app.id)"])
-        var response = Self.backToDialog(accepted.request)
-        response.setCookie(cookies.session(session))
-        return response
     }
 
     private func confirm(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let form = try await readForm(request)
         let accepted = try await accept(form)
-        guard let session = request.cookies[BrowserCookies.session]?.value,
-            let userID = try await platform.browserSessions.userID(forCookie: session)
-        else {
+        guard let person = try await SignedIn.find(in: request, platform: platform) else {
             return Self.backToDialog(accepted.request)
         }
+        let (userID, session) = (person.user.id, person.session)
         guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
             return pages.error(status: .forbidden, heading: "This form expired",
                 message: "The consent form could not be verified, so nothing was shared.",
@@ -95,8 +83,8 @@ struct DialogController: Sendable {
         let ticked = Set(form.all("permission").map { Permission($0) }).intersection(askedNow)
         let authorization = try await platform.authorizations.recordConsent(
             userID: userID, appID: accepted.app.id, granted: ticked, declined: Set(askedNow).subtracting(ticked))
-        if step == .read, !plan.asked(.publish).isEmpty, let user = try await platform.users.find(id: userID) {
-            return try await consentPage(accepted, user: user, session: session, step: .publish)
+        if step == .read, !plan.asked(.publish).isEmpty {
+            return try await consentPage(accepted, user: person.user, session: session, step: .publish)
         }
         let code = try await platform.codes.issue(
             authorization: authorization, redirectURI: dialogRequest.redirectURI, codeChallenge: dialogRequest.codeChallenge,

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -8,10 +9,32 @@ struct PasswordLogin: Sendable {
     enum Outcome: Sendable {
         /// The password was right: the person and the new session's cookie value.
         case loggedIn(UserRecord, session: String)
-        /// Too many failures lately; try again after this many seconds.
-        case throttled(retryAfter: Int)
+        /// Not let in; the form is shown again with the refusal's message.
+        case refused(Refusal)
+    }
+
+    /// Why a login form is shown again, said the same way on every login form.
+    struct Refusal: Sendable {
+        let message: String
+        let status: HTTPResponse.Status
+        /// Seconds to wait, when too many attempts failed lately.
+        let retryAfter: Int?
+
         /// Unknown account or wrong password (deliberately not told apart).
-        case refused
+        static let wrongLogin = Refusal(message: "The email, username or password is not right.", status: .unauthorized, retryAfter: nil)
+
+        static func throttled(retryAfter seconds: Int) -> Refusal {
+            let minutes = (seconds + 59) / 60
+            return Refusal(message: "Too many failed attempts. Try again in \(minutes == 1 ? "1 minute" : "\(minutes) minutes").",
+                status: .tooManyRequests, retryAfter: seconds)
+        }
+
+        /// The form page with the `Retry-After` header a throttled attempt carries.
+        func marking(_ page: Response) -> Response {
+            var page = page
+            if let retryAfter { page.headers[.retryAfter] = String(retryAfter) }
+            return page
+        }
     }
 
     let platform: Platform
@@ -25,7 +48,7 @@ struct PasswordLogin: Sendable {
     func attempt(login: String, password: String, address: String, logger: Logger) async throws -> Outcome {
         if let retryAfter = try await throttle.retryAfter(account: login, address: address) {
             logger.notice("Login refused: too many failures", metadata: ["login.address": "\(address)"])
-            return .throttled(retryAfter: retryAfter)
+            return .refused(.throttled(retryAfter: retryAfter))
         }
         let user = try await platform.users.find(login: login)
         let passwordMatches: Bool
@@ -38,16 +61,10 @@ struct PasswordLogin: Sendable {
         guard let user, passwordMatches else {
             try await throttle.recordFailure(account: login, address: address)
             logger.info("Login failed", metadata: ["login.known_account": "\(user != nil)", "login.address": "\(address)"])
-            return .refused
+            return .refused(.wrongLogin)
         }
         try await throttle.clear(account: login)
         return .loggedIn(user, session: try await platform.browserSessions.start(userID: user.id, lifetime: sessionLifetime))
-    }
-
-    /// "1 minute", "3 minutes": how long a throttled person waits.
-    static func minutes(_ seconds: Int) -> String {
-        let minutes = (seconds + 59) / 60
-        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
     }
 
     /// What a login form typed is taken to mean: trimmed at the front, lowercased, bounded.

@@ -25,6 +25,14 @@ struct ProfileChanges: Sendable, Equatable {
         self.location = location
     }
 
+    /// The account with the changes as typed, for showing a refused form again.
+    func typed(over user: UserRecord) -> UserRecord {
+        var user = user
+        (user.name, user.firstName, user.lastName) = (name, firstName, lastName)
+        (user.birthday, user.hometown, user.location) = (birthday, hometown, location)
+        return user
+    }
+
     /// The changes as they will be stored: trimmed, empty as absent, checked by the sign-up rules.
     func normalized() throws(AccountError) -> ProfileChanges {
         func cleaned(_ value: String?) -> String? {

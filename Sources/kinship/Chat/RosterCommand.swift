@@ -105,19 +105,8 @@ struct RosterOutput: Encodable {
         let jid: String
         let name: String
         let subscription: String
-        let request: String?
+        @ExplicitNull var request: String?
         let availability: String
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(jid, forKey: .jid)
-            try container.encode(name, forKey: .name)
-            try container.encode(subscription, forKey: .subscription)
-            try container.encode(request, forKey: .request)
-            try container.encode(availability, forKey: .availability)
-        }
-
-        enum CodingKeys: String, CodingKey { case jid, name, subscription, request, availability }
     }
 
     let account: String

@@ -39,11 +39,11 @@ struct MeCommand: AsyncParsableCommand {
 struct ProfileOutput: Encodable {
     let id: String
     let name: String
-    let firstName: String?
-    let lastName: String?
-    let email: String?
-    let link: String?
-    let picture: String?
+    @ExplicitNull var firstName: String?
+    @ExplicitNull var lastName: String?
+    @ExplicitNull var email: String?
+    @ExplicitNull var link: String?
+    @ExplicitNull var picture: String?
 
     init(_ profile: Profile) {
         id = profile.userID
@@ -59,16 +59,5 @@ struct ProfileOutput: Encodable {
         case id, name, email, link, picture
         case firstName = "first_name"
         case lastName = "last_name"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(firstName, forKey: .firstName)
-        try container.encode(lastName, forKey: .lastName)
-        try container.encode(email, forKey: .email)
-        try container.encode(link, forKey: .link)
-        try container.encode(picture, forKey: .picture)
     }
 }

@@ -1,0 +1,17 @@
+import Hummingbird
+
+/// The person a browser is logged in as, with the session cookie their forms are bound to: what
+/// the login dialog and the account pages both read from a request.
+struct SignedIn: Sendable {
+    let user: UserRecord
+    let session: String
+
+    /// The logged-in person behind the request's session cookie, if the session is current.
+    static func find(in request: Request, platform: Platform) async throws -> SignedIn? {
+        guard let session = request.cookies[BrowserCookies.session]?.value,
+            let userID = try await platform.browserSessions.userID(forCookie: session),
+            let user = try await platform.users.find(id: userID)
+        else { return nil }
+        return SignedIn(user: user, session: session)
+    }
+}
