@@ -6,7 +6,8 @@ let package = Package(
     name: "KinshipBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "kinship", path: "..")
+        .package(name: "kinship", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +21,10 @@ let package = Package(
         .executableTarget(
             name: "RosterBenchmark",
             dependencies: [.product(name: "KinshipXMPP", package: "kinship")]
+        ),
+        .executableTarget(
+            name: "BareHummingbird",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
         ),
     ]
 )

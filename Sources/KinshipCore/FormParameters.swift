@@ -19,20 +19,16 @@ public struct FormParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     /// Decodes a form-encoded string: `+` is a space, `%XX` a byte of UTF-8.
     ///
-    /// A pair without `=` has an empty value; malformed escapes are kept literally.
+    /// A pair without `=` has an empty value; malformed escapes are kept literally. The string is
+    /// read as UTF-8 bytes, not characters: every query string of every call passes through here.
     public init(formEncoded string: some StringProtocol) {
-        let string = Substring(string)
         var pairs: [(name: String, value: String)] = []
-        for part in string.split(separator: "&", omittingEmptySubsequences: true) {
-            let (name, value): (Substring, Substring)
-            if let equals = part.firstIndex(of: "=") {
-                name = part[..<equals]
-                value = part[part.index(after: equals)...]
+        for part in Substring(string).utf8.split(separator: UInt8(ascii: "&")) {
+            if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
+                pairs.append((name: Self.decode(part[..<equals]), value: Self.decode(part[part.index(after: equals)...])))
             } else {
-                name = part[...]
-                value = ""
+                pairs.append((name: Self.decode(part), value: ""))
             }
-            pairs.append((name: Self.decode(name), value: Self.decode(value)))
         }
         self.pairs = pairs
     }
@@ -95,20 +91,21 @@ public struct FormParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
 
     private static let hexDigits: [Character] = Array("0123456789ABCDEF")
 
-    private static func decode(_ string: Substring) -> String {
+    private static func decode(_ encoded: Substring.UTF8View) -> String {
+        guard encoded.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(Substring(encoded))
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(string.utf8.count)
-        var iterator = Array(string.utf8)[...]
-        while let byte = iterator.popFirst() {
+        bytes.reserveCapacity(encoded.count)
+        var rest = encoded
+        while let byte = rest.popFirst() {
             switch byte {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                if iterator.count >= 2, let high = hexValue(iterator[iterator.startIndex]),
-                    let low = hexValue(iterator[iterator.startIndex + 1])
-                {
+                if let high = rest.first.flatMap(hexValue), let low = rest.dropFirst().first.flatMap(hexValue) {
                     bytes.append(high << 4 | low)
-                    iterator = iterator.dropFirst(2)
+                    rest = rest.dropFirst(2)
                 } else {
                     bytes.append(byte)
                 }

@@ -37,11 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logLevel = self.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, logLevel: logLevel) }
         let logger = Logger(label: "kinship")
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: try storage.location(),

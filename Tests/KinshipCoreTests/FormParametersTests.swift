@@ -22,4 +22,14 @@ import Testing
         let form = FormParameters(formEncoded: encoded)
         #expect(FormParameters(formEncoded: form.formEncoded) == form)
     }
+
+    @Test func readsSubstringsRawUTF8AndEmptyParts() {
+        let query = "x=0&名=张三&&empty=&tail=%&e=%C3%A9"
+        let form = FormParameters(formEncoded: query.dropFirst(4))
+        #expect(form.pairs.map(\.name) == ["名", "empty", "tail", "e"])
+        #expect(form["名"] == "张三")
+        #expect(form["empty"] == "")
+        #expect(form["tail"] == "%")
+        #expect(form["e"] == "é")
+    }
 }

@@ -8,42 +8,48 @@ struct FieldSelection: Sendable, Equatable {
 
     let fields: [Field]
 
-    /// Parses a field list; names are `[a-z_]` words, modifiers `name(value)` after a dot.
+    /// Parses a field list; names are `[a-z_]` words, modifiers `name(value)` after a dot. Read on
+    /// UTF-8 bytes rather than characters: this runs for every Graph call that names its fields.
     init(parsing text: String?, default defaults: [String]) throws(GraphError) {
-        guard let text, text.contains(where: { $0 != " " }) else {
+        guard let text, text.utf8.contains(where: { $0 != Self.space }) else {
             fields = defaults.map { Field(name: $0, modifiers: [:]) }
             return
         }
         var fields: [Field] = []
-        for item in text.split(separator: ",") {
-            let parts = item.trimmingSpaces.split(separator: ".", omittingEmptySubsequences: false)
-            guard let name = parts.first, Self.isName(name) else {
-                throw .invalidParameter("Syntax error in fields: \"\(item)\"")
-            }
+        for item in text.utf8.split(separator: UInt8(ascii: ",")) {
+            let parts = Self.trimmingSpaces(item).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard let name = parts.first, Self.isName(name) else { throw Self.syntaxError(item) }
             var modifiers: [String: String] = [:]
             for modifier in parts.dropFirst() {
-                guard let open = modifier.firstIndex(of: "("), modifier.last == ")",
+                guard let open = modifier.firstIndex(of: UInt8(ascii: "(")), modifier.last == UInt8(ascii: ")"),
                     Self.isName(modifier[..<open])
-                else { throw .invalidParameter("Syntax error in fields: \"\(item)\"") }
-                modifiers[String(modifier[..<open])] = String(modifier[modifier.index(after: open)..<modifier.index(before: modifier.endIndex)])
+                else { throw Self.syntaxError(item) }
+                modifiers[String(Substring(modifier[..<open]))] =
+                    String(Substring(modifier[modifier.index(after: open)..<modifier.index(before: modifier.endIndex)]))
             }
-            if !fields.contains(where: { $0.name == name }) { fields.append(Field(name: String(name), modifiers: modifiers)) }
+            if !fields.contains(where: { $0.name.utf8.elementsEqual(name) }) {
+                fields.append(Field(name: String(Substring(name)), modifiers: modifiers))
+            }
         }
         self.fields = fields
     }
 
-    /// `[a-z0-9_]{1,64}`, checked on the UTF-8 bytes: this runs for every field of every call.
-    private static func isName(_ text: Substring) -> Bool {
-        let bytes = text.utf8
-        return !bytes.isEmpty && bytes.count <= 64
-            && bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
-    }
-}
+    private static let space = UInt8(ascii: " ")
 
-extension Substring {
-    /// Without leading and trailing spaces (cheaper than Foundation's trimming on a hot path).
-    var trimmingSpaces: Substring {
-        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else { return self[endIndex...] }
-        return self[first...last]
+    private static func syntaxError(_ item: Substring.UTF8View) -> GraphError {
+        .invalidParameter("Syntax error in fields: \"\(Substring(item))\"")
+    }
+
+    private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        guard let first = bytes.firstIndex(where: { $0 != space }), let last = bytes.lastIndex(where: { $0 != space }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
+    /// `[a-z0-9_]{1,64}`.
+    private static func isName(_ bytes: Substring.UTF8View) -> Bool {
+        !bytes.isEmpty && bytes.count <= 64
+            && bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
     }
 }

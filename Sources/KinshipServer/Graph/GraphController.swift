@@ -93,11 +93,14 @@ struct GraphController: Sendable {
         }
     }
 
+    /// The token of an `Authorization: Bearer T` header (the scheme in any case, RFC 7235).
     static func bearerToken(_ headers: HTTPFields) -> String? {
-        guard let value = headers[.authorization], value.count > 7,
-            value.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 | 0x20 == $1 | 0x20 })
+        guard let value = headers[.authorization]?.utf8, value.count > 7,
+            value.prefix(7).elementsEqual("bearer ".utf8, by: { $0 | 0x20 == $1 | 0x20 })
         else { return nil }
-        return String(Substring(value).dropFirst(7).trimmingSpaces)
+        var token = value.dropFirst(7).drop { $0 == UInt8(ascii: " ") }
+        while token.last == UInt8(ascii: " ") { token = token.dropLast() }
+        return String(Substring(token))
     }
 
     /// `"/v1.0/me?fields=name"` → (`"me"`, `"fields=name"`).

@@ -6,8 +6,14 @@ final class GrantCache: Sendable {
     /// The most checks kept; past that the cache starts again empty.
     static let capacity = 50_000
 
+    /// A check and the counter it was read under.
+    private struct Entry {
+        let grant: TokenInspector.Grant
+        let generation: UInt64
+    }
+
     let generation: GrantGeneration
-    private let entries = NIOLockedValueBox([String: (grant: TokenInspector.Grant, generation: UInt64)]())
+    private let entries = NIOLockedValueBox([String: Entry]())
 
     init(generation: GrantGeneration) {
         self.generation = generation
@@ -30,7 +36,7 @@ final class GrantCache: Sendable {
     func store(_ grant: TokenInspector.Grant, forTokenHash hash: String, readAt generation: UInt64) {
         entries.withLockedValue { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[hash] = (grant, generation)
+            entries[hash] = Entry(grant: grant, generation: generation)
         }
     }
 }

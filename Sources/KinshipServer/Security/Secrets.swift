@@ -20,13 +20,14 @@ enum Secrets {
 
     /// The SHA-256 of a secret, in lowercase hex: what the database keeps instead of the secret.
     static func hash(_ secret: String) -> String {
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(secret.utf8)) {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0x0F)])
+        let digest = SHA256.hash(data: Array(secret.utf8))
+        return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { hex in
+            for (offset, byte) in digest.enumerated() {
+                hex[2 * offset] = hexDigits[Int(byte >> 4)]
+                hex[2 * offset + 1] = hexDigits[Int(byte & 0x0F)]
+            }
+            return SHA256.byteCount * 2
         }
-        return String(decoding: hex, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
