@@ -19,7 +19,7 @@ import time
 import zlib
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -44,6 +44,21 @@ def png(width, height):
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
+
+def left_document(element):
+    """A wait condition: true once `element` is gone from the page. While Chromium swaps in the
+    next page it reports an old node either as stale or as not belonging to the document."""
+    def gone(_driver):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+    return gone
 
 class Web:
     """One Chromium, the checks, the screenshots and the audits."""
@@ -83,7 +98,7 @@ class Web:
         """Clicks something that loads a new page, and waits for that page."""
         old = self.driver.find_element(By.TAG_NAME, "html")
         element.click()
-        self.wait(seen.staleness_of(old))
+        self.wait(left_document(old))
 
     def press(self, selector):
         self.follow(self.find(selector))
