@@ -44,7 +44,6 @@ public enum PermissionCatalogue {
         uniqueKeysWithValues: all.map { ($0.permission, $0) }
     )
 
-    /// The descriptor of a known permission, or `nil` for an unknown name.
     /// What a permission lets an app see, as a line on its own ("Your email address"); the
     /// permission's name when the catalogue does not know it.
     public static func title(of permission: Permission) -> String {
@@ -52,6 +51,7 @@ public enum PermissionCatalogue {
         return summary.prefix(1).uppercased() + summary.dropFirst()
     }
 
+    /// The descriptor of a known permission, or `nil` for an unknown name.
     public static func descriptor(for permission: Permission) -> PermissionDescriptor? {
         byName[permission]
     }
@@ -59,5 +59,11 @@ public enum PermissionCatalogue {
     /// Whether the platform knows this permission.
     public static func contains(_ permission: Permission) -> Bool {
         byName[permission] != nil
+    }
+
+    /// Whether a person can take this permission back from an app on its own: a known permission
+    /// that is not part of every login (`public_profile` goes only with the whole app).
+    public static func isRevocableAlone(_ permission: Permission) -> Bool {
+        byName[permission].map { !$0.isAlwaysGranted } ?? false
     }
 }

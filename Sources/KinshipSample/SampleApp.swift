@@ -47,7 +47,7 @@ public struct SampleApp: Sendable {
         router.get("/sample/friends.json") { request, context in await controller.friends(request, context.logger) }
         router.get("/sample/settings") { request, context in try await controller.settings(request, context.logger) }
         router.post("/sample/settings/revoke") { request, context in try await controller.revoke(request, context.logger) }
-        router.post("/sample/logout") { request, context in try await controller.logOut(request, context.logger) }
+        router.post("/sample/logout") { request, _ in try await controller.logOut(request) }
         router.post("/sample/remove") { request, context in try await controller.remove(request, context.logger) }
         router.get("/sample/assets/:name") { _, context in
             guard let name = context.parameters.get("name"), let asset = pages.assets[name] else {

@@ -17,7 +17,7 @@ struct SampleController: Sendable {
     // MARK: - Pages
 
     func home(_ request: Request, _ logger: Logger) async throws -> Response {
-        let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let session = await session(of: request)
         var values: [String: Any] = ["title": "Home", "formToken": session.formToken]
         if let token = session.token {
             do {
@@ -38,7 +38,7 @@ struct SampleController: Sendable {
     }
 
     func settings(_ request: Request, _ logger: Logger) async throws -> Response {
-        let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let session = await session(of: request)
         guard let token = session.token else { return respond(Self.redirect(SampleApp.path), session, request) }
         let permissions: [PermissionStatus]
         do {
@@ -52,7 +52,7 @@ struct SampleController: Sendable {
         let rows = permissions.sorted { $0.permission < $1.permission }.map { status -> [String: Any] in
             [
                 "name": status.permission.rawValue, "summary": PermissionCatalogue.title(of: status.permission),
-                "isGranted": status.status == .granted, "canRevoke": status.status == .granted && status.permission != .publicProfile,
+                "isGranted": status.status == .granted, "canRevoke": status.status == .granted && PermissionCatalogue.isRevocableAlone(status.permission),
                 "canAsk": status.status != .granted && SampleApp.permissions.contains(status.permission),
             ]
         }
@@ -70,7 +70,7 @@ struct SampleController: Sendable {
     /// Starts a login: a new PKCE verifier and state, then the platform's dialog. `?ask=NAME`
     /// asks again for one permission the person declined (`auth_type=rerequest`).
     func logIn(_ request: Request) async -> Response {
-        let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let session = await session(of: request)
         let secrets = LoginSecrets.make()
         await app.sessions.update(session.id) { $0.pendingLogin = secrets }
         let ask = Self.query(of: request)["ask"].map { Permission($0) }
@@ -90,7 +90,7 @@ struct SampleController: Sendable {
     /// Where the dialog sends the person back: checks `state`, redeems the code with the app's
     /// secret and the PKCE verifier, and keeps the token in the session.
     func callback(_ request: Request, _ logger: Logger) async -> Response {
-        let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let session = await session(of: request)
         let query = Self.query(of: request)
         await app.sessions.update(session.id) { $0.pendingLogin = nil }
         guard let pending = session.pendingLogin, let state = query["state"], ConstantTime.equals(state, pending.state) else {
@@ -119,7 +119,7 @@ struct SampleController: Sendable {
     }
 
     /// Forgets the token here; the person stays logged in to Kinship itself.
-    func logOut(_ request: Request, _ logger: Logger) async throws -> Response {
+    func logOut(_ request: Request) async throws -> Response {
         let (session, posted) = try await postedForm(request)
         guard posted != nil else { return respond(Self.redirect(SampleApp.path), session, request) }
         await app.sessions.update(session.id) { $0.token = nil }
@@ -174,7 +174,7 @@ struct SampleController: Sendable {
     /// `GET /sample/friends.json?q=TEXT&sort=first|last`: the friends who use the app, sectioned
     /// and filtered, or the reason there are none.
     func friends(_ request: Request, _ logger: Logger) async -> Response {
-        let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let session = await session(of: request)
         let query = Self.query(of: request)
         guard let token = session.token else {
             return json(FriendPickerList(problem: .notLoggedIn), status: .unauthorized)
@@ -195,6 +195,11 @@ struct SampleController: Sendable {
 
     // MARK: - Helpers
 
+    /// The browser's session here, a new one when its cookie names none.
+    private func session(of request: Request) async -> SampleSession {
+        await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+    }
+
     /// When a Graph error means the token is dead (expired, revoked, app removed), forgets the
     /// token and leaves the reason for the next page. Returns whether it did.
     private func forgetTokenIfDead(_ error: GraphError, _ session: SampleSession, _ logger: Logger) async -> Bool {
@@ -210,7 +215,7 @@ struct SampleController: Sendable {
     /// The session a form was posted from, and the form, or no form when its token is not this
     /// session's (a stale page, or a form on another site). The body is read here, once.
     private func postedForm(_ request: Request) async throws -> (SampleSession, FormParameters?) {
-        let session = await app.sessions.session(for: request.cookies[Self.cookieName]?.value)
+        let session = await session(of: request)
         let body = try await request.body.collect(upTo: Self.formLimit)
         let form = FormParameters(formEncoded: String(buffer: body))
         guard let submitted = form["form_token"], ConstantTime.equals(submitted, session.formToken) else {

@@ -15,4 +15,11 @@ import Testing
         #expect(PermissionCatalogue.descriptor(for: .publishActions)?.kind == .publish)
         #expect(!PermissionCatalogue.contains("read_mailbox"))
     }
+
+    @Test func onlyKnownPermissionsOutsideEveryLoginAreRevocableAlone() {
+        #expect(PermissionCatalogue.isRevocableAlone(.email))
+        #expect(PermissionCatalogue.isRevocableAlone(.publishActions))
+        #expect(!PermissionCatalogue.isRevocableAlone(.publicProfile))
+        #expect(!PermissionCatalogue.isRevocableAlone(Permission("manage_everything")))
+    }
 }

@@ -25,7 +25,7 @@ struct AccountPages: Sendable {
     /// A logged-in person's form, read and its CSRF token checked.
     func readForm(_ request: Request, of person: SignedIn) async throws -> FormParameters {
         let form = try await readForm(request)
-        guard csrf.verify(form["csrf_token"], boundTo: "session:" + person.session) else {
+        guard csrf.verify(form["csrf_token"], forSession: person.session) else {
             throw EarlyAnswer(response: formExpired())
         }
         return form
@@ -51,10 +51,9 @@ struct AccountPages: Sendable {
         values["title"] = title
         values["wide"] = true
         values["account"] = [
-            "name": person.user.name, "csrfToken": csrf.token(boundTo: "session:" + person.session),
-            "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
+            "name": person.user.name, "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
         ] as [String: Any]
-        values["csrfToken"] = csrf.token(boundTo: "session:" + person.session)
+        values["csrfToken"] = csrf.token(forSession: person.session)
         if let notice { values["notice"] = notice }
         return pages.page(template, values, status: status)
     }

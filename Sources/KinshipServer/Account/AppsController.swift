@@ -29,7 +29,7 @@ struct AppsController: Sendable {
             let permissions = authorization.permissions.sorted { $0.key < $1.key }.map { permission, status -> [String: Any] in
                 [
                     "name": permission.rawValue, "summary": PermissionCatalogue.title(of: permission),
-                    "isGranted": status == .granted, "canRevoke": status == .granted && permission != .publicProfile,
+                    "isGranted": status == .granted, "canRevoke": status == .granted && PermissionCatalogue.isRevocableAlone(permission),
                 ]
             }
             apps.append(["appID": app.id, "appName": app.name, "permissions": permissions])
@@ -50,7 +50,7 @@ struct AppsController: Sendable {
         }
         if let name = form["permission"] {
             let permission = Permission(name)
-            guard PermissionCatalogue.contains(permission), permission != .publicProfile else {
+            guard PermissionCatalogue.isRevocableAlone(permission) else {
                 return account.pages.error(status: .badRequest, heading: "Cannot take that back on its own",
                     message: "Your public profile is what every app gets; remove the app to stop sharing it.")
             }

@@ -69,7 +69,7 @@ struct ProfileController: Sendable {
             return try await page(person, user: person.user, notice: nil,
                 message: "The upload could not be read. Choose a PNG or JPEG file and try again.", status: .badRequest)
         }
-        guard account.csrf.verify(form.csrf_token, boundTo: "session:" + person.session) else { return account.formExpired() }
+        guard account.csrf.verify(form.csrf_token, forSession: person.session) else { return account.formExpired() }
         guard !form.picture.isEmpty else {
             return try await page(person, user: person.user, notice: nil, message: "Choose a PNG or JPEG file first.",
                 status: .badRequest)

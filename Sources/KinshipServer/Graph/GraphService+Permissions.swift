@@ -21,7 +21,7 @@ extension GraphService {
             guard PermissionCatalogue.contains(permission) else {
                 throw GraphError.invalidParameter("Unknown permission \(name)")
             }
-            guard permission != .publicProfile else {
+            guard PermissionCatalogue.isRevocableAlone(permission) else {
                 throw GraphError.invalidParameter(
                     "public_profile cannot be revoked on its own; DELETE /me/permissions removes the app instead")
             }

@@ -15,9 +15,10 @@ final class Issuer: Sendable {
         value.withLockedValue { $0 = Issuer.trimmed(url) }
     }
 
-    /// `http://HOST:PORT`, with an IPv6 host in brackets.
-    static func loopbackURL(host: String, port: Int) -> String {
-        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    /// `http://HOST:PORT`, or `http://HOST` without a port, with an IPv6 host in brackets.
+    static func loopbackURL(host: String, port: Int?) -> String {
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return "http://" + authority + (port.map { ":\($0)" } ?? "")
     }
 
     private static func trimmed(_ url: String) -> String {

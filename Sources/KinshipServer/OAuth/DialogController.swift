@@ -66,7 +66,7 @@ struct DialogController: Sendable {
             return Self.backToDialog(accepted.request)
         }
         let (userID, session) = (person.user.id, person.session)
-        guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
+        guard csrf.verify(form["csrf_token"], forSession: session) else {
             return pages.error(status: .forbidden, heading: "This form expired",
                 message: "The consent form could not be verified, so nothing was shared.",
                 detail: "Go back to the app and log in again.")
@@ -100,7 +100,7 @@ struct DialogController: Sendable {
         let form = try await readForm(request)
         let accepted = try await accept(form)
         if let session = request.cookies[BrowserCookies.session]?.value {
-            guard csrf.verify(form["csrf_token"], boundTo: "session:" + session) else {
+            guard csrf.verify(form["csrf_token"], forSession: session) else {
                 return pages.error(status: .forbidden, heading: "This form expired", message: "You are still logged in.",
                     detail: "Go back to the app and start again.")
             }
@@ -139,7 +139,7 @@ struct DialogController: Sendable {
             PermissionCatalogue.contains(permission) ? ["name": permission.rawValue, "summary": PermissionCatalogue.title(of: permission)] : nil
         }
         let alreadyGranted = plan.alreadyGranted.compactMap { PermissionCatalogue.descriptor(for: $0)?.summary }
-        var hiddenFields = hiddenFields(accepted.request, csrfToken: csrf.token(boundTo: "session:" + session))
+        var hiddenFields = hiddenFields(accepted.request, csrfToken: csrf.token(forSession: session))
         hiddenFields.append(["name": "step", "value": step.rawValue])
         let values: [String: Any] = [
             "title": "Continue to \(accepted.app.name)", "appName": accepted.app.name, "userName": user.name,

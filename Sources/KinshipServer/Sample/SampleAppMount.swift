@@ -19,8 +19,7 @@ enum SampleAppMount {
             redirectURI = Issuer(publicURL).url + SampleApp.callbackPath
         } else if RedirectURIPolicy.isLoopback(host: configuration.host) {
             // A loopback redirect URI matches on any port (RFC 8252 §7.3), so `--port 0` works.
-            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-            redirectURI = "http://\(host)\(SampleApp.callbackPath)"
+            redirectURI = Issuer.loopbackURL(host: configuration.host, port: nil) + SampleApp.callbackPath
         } else {
             logger.warning("The sample app is not served: give --public-url (https) when listening beyond loopback",
                 metadata: ["host": "\(configuration.host)"])

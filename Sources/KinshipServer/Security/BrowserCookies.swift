@@ -39,4 +39,14 @@ extension CSRFProtection {
     func verifyPreLogin(_ submitted: String?, for request: Request) -> Bool {
         verify(submitted, boundTo: request.cookies[BrowserCookies.loginCSRF].map { "login:" + $0.value })
     }
+
+    /// The token for a logged-in person's forms, bound to their session cookie.
+    func token(forSession session: String) -> String {
+        token(boundTo: "session:" + session)
+    }
+
+    /// Whether a logged-in person's form carries their session's token.
+    func verify(_ submitted: String?, forSession session: String) -> Bool {
+        verify(submitted, boundTo: "session:" + session)
+    }
 }

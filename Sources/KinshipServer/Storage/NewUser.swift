@@ -63,13 +63,18 @@ public struct NewUser: Sendable {
         }
         try Self.checkProfile(
             name: user.name, birthday: user.birthday, gender: user.gender, hometown: user.hometown, location: user.location)
-        let words = user.name.split(whereSeparator: \.isWhitespace).map(String.init)
         if user.firstName == nil, user.lastName == nil, user.middleName == nil {
-            user.firstName = words.first
-            if words.count > 1 { user.lastName = words.last }
-            if words.count > 2 { user.middleName = words.dropFirst().dropLast().joined(separator: " ") }
+            (user.firstName, user.middleName, user.lastName) = Self.nameParts(of: user.name)
         }
         return user
+    }
+
+    /// First, middle and last name read off a full name: "Ada King Lovelace" → Ada, King, Lovelace;
+    /// one word is a first name only.
+    static func nameParts(of name: String) -> (first: String?, middle: String?, last: String?) {
+        let words = name.split(whereSeparator: \.isWhitespace).map(String.init)
+        return (words.first, words.count > 2 ? words.dropFirst().dropLast().joined(separator: " ") : nil,
+            words.count > 1 ? words.last : nil)
     }
 
     /// The rules for the fields a person can also change later on their profile page.

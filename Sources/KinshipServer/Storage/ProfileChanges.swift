@@ -49,10 +49,7 @@ struct ProfileChanges: Sendable, Equatable {
         }
         changes.middleName = nil
         if changes.firstName == nil, changes.lastName == nil {
-            let words = changes.name.split(whereSeparator: \.isWhitespace).map(String.init)
-            changes.firstName = words.first
-            if words.count > 1 { changes.lastName = words.last }
-            if words.count > 2 { changes.middleName = words.dropFirst().dropLast().joined(separator: " ") }
+            (changes.firstName, changes.middleName, changes.lastName) = NewUser.nameParts(of: changes.name)
         }
         return changes
     }
