@@ -96,7 +96,6 @@ let package = Package(
             name: "KinshipServer",
             dependencies: [
                 "KinshipCore",
-                "KinshipSample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -124,6 +123,7 @@ let package = Package(
                 "KinshipContacts",
                 "KinshipKit",
                 "KinshipLoopback",
+                "KinshipSample",
                 "KinshipServer",
                 "KinshipXMPP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -167,6 +167,7 @@ let package = Package(
                 "KinshipLoopback",
                 "KinshipServer",
                 "KinshipXMPP",
+                "kinship",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

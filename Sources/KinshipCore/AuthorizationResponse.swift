@@ -46,8 +46,10 @@ public enum AuthorizationResponse: Sendable, Equatable {
         return parameters
     }
 
-    /// The redirect URI with the response added to its query.
-    public func redirectURL(to redirectURI: String) -> String {
+    /// The redirect URI with the response added to its query, and the `iss` parameter naming the
+    /// server that answers (RFC 9207), so an app that uses several servers cannot be made to send
+    /// one server's code to another.
+    public func redirectURL(to redirectURI: String, issuer: String? = nil) -> String {
         var base = redirectURI
         var fragment = ""
         if let hash = base.firstIndex(of: "#") {
@@ -55,7 +57,15 @@ public enum AuthorizationResponse: Sendable, Equatable {
             base = String(base[..<hash])
         }
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        var parameters = self.parameters
+        parameters.append("iss", issuer)
         return base + separator + parameters.formEncoded + fragment
+    }
+
+    /// The `iss` parameter of a redirect URL the browser handed back (RFC 9207), if it has one.
+    public static func issuer(in redirectURL: URL) -> String? {
+        guard let query = redirectURL.query(percentEncoded: true) else { return nil }
+        return FormParameters(formEncoded: query)["iss"]
     }
 
     /// Reads a redirect URL the browser handed back. Parameters are read from the query, or from

@@ -40,6 +40,8 @@ public struct GraphErrorBody: Codable, Sendable, Equatable, Error {
 public enum GraphErrorCode {
     /// An unknown error; retrying may help.
     public static let unknown = 1
+    /// The service is briefly unavailable (its database cannot be reached); try again.
+    public static let serviceUnavailable = 2
     /// The app made too many calls.
     public static let appRateLimited = 4
     /// A permission is missing (200–299 are also permission errors).

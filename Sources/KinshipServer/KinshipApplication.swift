@@ -7,11 +7,14 @@ import NIOCore
 /// the services they share.
 public enum KinshipApplication {
     /// The application, ready to run on `configuration.host:configuration.port`.
+    ///
+    /// - Parameter builtInApps: apps the deployment serves from this process (the sample app),
+    ///   registered and mounted at start; see ``BuiltInApp``.
     public static func make(
-        platform: Platform, configuration: ServerConfiguration, logger: Logger
+        platform: Platform, configuration: ServerConfiguration, builtInApps: [BuiltInApp] = [], logger: Logger
     ) async throws -> some ApplicationProtocol {
         let pages = try await PageRenderer.load()
-        let csrf = CSRFProtection(key: try await platform.serverKeys.key(named: "csrf"))
+        let csrf = CSRFProtection(key: configuration.secret.key(for: "csrf"))
         let issuer = Issuer(configuration.publicURL ?? Issuer.loopbackURL(host: configuration.host, port: configuration.port))
         let inspector = TokenInspector(platform: platform)
         let clients = ClientAuthenticator(apps: platform.apps)
@@ -34,29 +37,35 @@ public enum KinshipApplication {
         DiscoveryController(issuer: issuer).addRoutes(to: router)
         let cookies = BrowserCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime)
         let passwordLogin = PasswordLogin(
-            platform: platform, throttle: LoginThrottle(database: platform.database, limits: configuration.loginLimits),
+            platform: platform,
+            throttle: LoginThrottle(database: platform.database, clock: platform.clock, limits: configuration.loginLimits),
             sessionLifetime: configuration.browserSessionLifetime,
             decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate()))
         DialogController(
             platform: platform, configuration: configuration, pages: pages,
-            validator: DialogRequestValidator(apps: platform.apps, pages: pages), csrf: csrf, passwordLogin: passwordLogin,
-            cookies: cookies
+            validator: DialogRequestValidator(apps: platform.apps, pages: pages, issuer: issuer), csrf: csrf,
+            passwordLogin: passwordLogin, cookies: cookies
         ).addRoutes(to: router)
         let account = AccountPages(platform: platform, configuration: configuration, pages: pages, csrf: csrf, cookies: cookies)
         AccessController(account: account, passwordLogin: passwordLogin).addRoutes(to: router)
         ProfileController(account: account).addRoutes(to: router)
         FriendsController(account: account).addRoutes(to: router)
         AppsController(account: account).addRoutes(to: router)
-        let servesSampleApp = configuration.servesSampleApp
-            ? try await SampleAppMount.mount(on: router, platform: platform, configuration: configuration, issuer: issuer, logger: logger)
-            : false
+        PeopleController(account: account).addRoutes(to: router)
+        var installed: [String] = []
+        for app in builtInApps
+        where try await app.install(on: router, platform: platform, configuration: configuration, issuer: issuer, logger: logger) {
+            installed.append(app.name)
+        }
+        let servedApps = installed
         TokenController(platform: platform, configuration: configuration, clients: clients, inspector: inspector)
             .addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
-        TokenCacheController(store: platform.tokenCache, perAddressPerMinute: configuration.tokenCacheRequestsPerMinute)
-            .addRoutes(to: router)
-        let throttle = GraphThrottle(limits: configuration.graphLimits)
+        TokenCacheController(
+            store: platform.tokenCache, rateLimits: platform.rateLimits, perAddressPerMinute: configuration.tokenCacheRequestsPerMinute
+        ).addRoutes(to: router)
+        let throttle = GraphThrottle(limits: configuration.graphLimits, clock: platform.clock)
         GraphController(
             service: GraphService(platform: platform, inspector: inspector, throttle: throttle), issuer: issuer,
             configuration: configuration)
@@ -64,15 +73,22 @@ public enum KinshipApplication {
 
         let publicURLConfigured = configuration.publicURL != nil
         let host = configuration.host
+        let connections = OpenConnections(limit: configuration.maxConnections)
         return Application(
             responder: APIVersionStrippingResponder(responder: router.buildResponder()),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionLimitHandler(connections: connections)],
+                idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Kinship"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 if !publicURLConfigured { issuer.update(Issuer.loopbackURL(host: host, port: port)) }
-                logger.info("Kinship is listening", metadata: ["url": "\(issuer.url)"])
-                let sample = servesSampleApp ? ", the sample app at \(issuer.url)/sample" : ""
-                logger.info("Pages: sign up at \(issuer.url)/signup, your account at \(issuer.url)/account\(sample)")
+                logger.info("Kinship is listening", metadata: [
+                    "url": "\(issuer.url)", "idle_timeout_s": "\(configuration.idleTimeout)",
+                    "max_connections": "\(configuration.maxConnections)",
+                ])
+                let apps = servedApps.isEmpty ? "" : "; built-in apps: " + servedApps.joined(separator: ", ")
+                logger.info("Pages: sign up at \(issuer.url)/signup, your account at \(issuer.url)/account\(apps)")
             },
             logger: logger
         )

@@ -3,6 +3,8 @@ import Logging
 /// The platform's storage and the stores over it: what `kinship serve` and the admin commands share.
 public struct Platform: Sendable {
     public let database: Database
+    /// The time every expiry, limit and timestamp is read from.
+    public let clock: any WallClock
     public let users: UserStore
     public let apps: AppStore
     public let friends: FriendStore
@@ -13,46 +15,57 @@ public struct Platform: Sendable {
     let codes: CodeStore
     let tokens: TokenStore
     let browserSessions: BrowserSessionStore
-    let serverKeys: ServerKeyStore
+    let rateLimits: RateLimitStore
     /// For SQLite: the counter that lets processes cache token checks safely. PostgreSQL
     /// deployments may span hosts, so their token checks always read the database.
     let grantGeneration: GrantGeneration?
 
     /// Opens the database (creating an SQLite file if there is none) and brings its schema up to date.
+    ///
+    /// - Parameters:
+    ///   - bcryptCost: bcrypt's work factor for passwords set from now on (12 in production).
+    ///   - clock: where the platform reads the time; the system clock unless a test moves its own.
     public static func open(
-        _ location: DatabaseLocation, bcryptCost: UInt8 = 12, logger: Logger
+        _ location: DatabaseLocation, bcryptCost: UInt8 = 12, clock: any WallClock = SystemClock(), logger: Logger
     ) async throws -> Platform {
-        let database = Database(location: location, logger: logger)
+        let database: Database
         do {
-            try await Migrator(database: database, logger: logger).migrate()
+            database = try await Database.open(location, logger: logger)
         } catch {
-            await database.shutdown()
+            throw PlatformError.cannotOpen(location.description, underlying: String(describing: error))
+        }
+        do {
+            try await Migrator(database: database, clock: clock, logger: logger).migrate()
+        } catch {
+            await database.close()
             throw PlatformError.cannotOpen(location.description, underlying: String(reflecting: error))
         }
         var generation: GrantGeneration?
         if case .sqlite(let path) = location { generation = GrantGeneration(databasePath: path) }
-        return Platform(database: database, passwords: PasswordHasher(cost: bcryptCost), grantGeneration: generation)
+        return Platform(
+            database: database, clock: clock, passwords: PasswordHasher(cost: bcryptCost), grantGeneration: generation)
     }
 
-    init(database: Database, passwords: PasswordHasher, grantGeneration: GrantGeneration?) {
+    init(database: Database, clock: any WallClock, passwords: PasswordHasher, grantGeneration: GrantGeneration?) {
         self.database = database
+        self.clock = clock
         self.grantGeneration = grantGeneration
-        self.users = UserStore(database: database, passwords: passwords, generation: grantGeneration)
-        self.apps = AppStore(database: database)
-        self.friends = FriendStore(database: database)
-        self.pictures = PictureStore(database: database)
-        self.posts = PostStore(database: database)
-        self.tokenCache = TokenCacheStore(database: database)
-        self.authorizations = AuthorizationStore(database: database, generation: grantGeneration)
-        self.codes = CodeStore(database: database)
-        self.tokens = TokenStore(database: database, generation: grantGeneration)
-        self.browserSessions = BrowserSessionStore(database: database)
-        self.serverKeys = ServerKeyStore(database: database)
+        self.users = UserStore(database: database, clock: clock, passwords: passwords, generation: grantGeneration)
+        self.apps = AppStore(database: database, clock: clock)
+        self.friends = FriendStore(database: database, clock: clock)
+        self.pictures = PictureStore(database: database, clock: clock)
+        self.posts = PostStore(database: database, clock: clock)
+        self.tokenCache = TokenCacheStore(database: database, clock: clock)
+        self.authorizations = AuthorizationStore(database: database, clock: clock, generation: grantGeneration)
+        self.codes = CodeStore(database: database, clock: clock)
+        self.tokens = TokenStore(database: database, clock: clock, generation: grantGeneration)
+        self.browserSessions = BrowserSessionStore(database: database, clock: clock)
+        self.rateLimits = RateLimitStore(database: database, clock: clock)
     }
 
     /// Closes the database connections.
     public func close() async {
-        await database.shutdown()
+        await database.close()
     }
 }
 

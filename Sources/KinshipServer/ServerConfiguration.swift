@@ -10,6 +10,7 @@ public struct ServerConfiguration: Sendable {
     /// The URL people and apps reach the platform at (the OAuth `issuer`). Defaults to
     /// `http://HOST:PORT`.
     public var publicURL: String?
+    /// Where the data lives.
     public var database: DatabaseLocation
     /// bcrypt's work factor for new passwords.
     public var bcryptCost: UInt8
@@ -31,8 +32,15 @@ public struct ServerConfiguration: Sendable {
     public var tokenCacheRequestsPerMinute: Int
     /// Sign-up forms one address may submit per minute.
     public var signupsPerAddressPerMinute: Int
-    /// Whether to register and serve the sample social app under `/sample`.
-    public var servesSampleApp: Bool
+    /// The secret the platform's own keys are derived from; every process of a deployment must
+    /// share it (see ``ServerSecret``).
+    public var secret: ServerSecret
+    /// Seconds a connection may stay without a complete request head before it is closed: the
+    /// keep-alive idle time, and the time a client has to send its headers (slow-header attacks).
+    public var idleTimeout: Int
+    /// The most connections open at once; past it, new connections are closed at once, so that
+    /// open files and memory stay bounded whatever clients do.
+    public var maxConnections: Int
 
     /// Failed logins allowed per account and per address in a sliding window.
     public struct LoginLimits: Sendable {
@@ -58,13 +66,16 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// A configuration with the defaults `kinship serve` uses. `secret` defaults to a fresh random
+    /// one, which suits one process that is never restarted (a test); a server loads its own.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
         database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
         browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
         graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
-        signupsPerAddressPerMinute: Int = 10, servesSampleApp: Bool = true
+        signupsPerAddressPerMinute: Int = 10, secret: ServerSecret = .generate(), idleTimeout: Int = 15,
+        maxConnections: Int = 10_000
     ) {
         self.host = host
         self.port = port
@@ -80,6 +91,8 @@ public struct ServerConfiguration: Sendable {
         self.graphLimits = graphLimits
         self.tokenCacheRequestsPerMinute = tokenCacheRequestsPerMinute
         self.signupsPerAddressPerMinute = signupsPerAddressPerMinute
-        self.servesSampleApp = servesSampleApp
+        self.secret = secret
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 }

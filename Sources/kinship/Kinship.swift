@@ -16,7 +16,7 @@ struct Kinship: AsyncParsableCommand {
             list on an XMPP server.
             """,
         subcommands: [
-            ServeCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self, LogoutCommand.self,
+            ServeCommand.self, SecretCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self, LogoutCommand.self,
             RosterCommand.self, UsersCommand.self, AppsCommand.self,
         ]
     )

@@ -7,7 +7,7 @@ struct SearchTests {
         Contact(id: "zhangsan", name: "张三"), Contact(id: "zhaosi", name: "赵四"), Contact(id: "zeng", name: "曾小贤"),
         Contact(id: "emile", name: "Émile Zola"), Contact(id: "kirill", name: "Кирилл"),
         Contact(id: "ada", name: "Ada Lovelace", searchKeys: ["ada@chat.example.com", "countess"]),
-        Contact(id: "full", name: "ｆｕｌｌｗｉｄｔｈ"),
+        Contact(id: "full", name: "ｆｕｌｌｗｉｄｔｈ"), Contact(id: "fiona", name: "ﬁona Shaw"),
     ])
 
     private func matches(_ text: String) -> Set<String> {
@@ -23,6 +23,8 @@ struct SearchTests {
         #expect(matches("ｅｍｉｌ") == ["emile"])
         #expect(matches("fullwidth") == ["full"])
         #expect(matches("LOVE") == ["ada"])
+        #expect(matches("fion") == ["fiona"], "a ligature is its letters")
+        #expect(matches("ﬁ") == ["fiona"])
     }
 
     @Test("extra keys are searched")

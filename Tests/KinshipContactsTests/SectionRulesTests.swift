@@ -19,6 +19,7 @@ struct SectionRulesTests {
     @Test("other scripts by transliteration, accents stripped", arguments: [
         ("Кирилл", "K"), ("ελένη", "E"), ("김민수", "G"), ("カタカナ", "K"), ("ひらがな", "H"), ("Émile", "E"), ("Łukasz", "L"),
         ("Ørsted", "O"), ("ｆｕｌｌ", "F"), ("Über", "U"), ("Ægir", "A"), ("  ada", "A"),
+        ("ﬁona", "F"), ("ﬂora", "F"), ("ⓐda", "A"), ("𝐀da", "A"), ("ᴬda", "A"),
     ])
     func transliteration(name: String, letter: String) {
         #expect(section(of: name) == letter, "\(name)")

@@ -80,11 +80,12 @@ struct DebugAndRevocationTests {
             let token = try await server.logInAndGetToken(app, scope: [])
             #expect(try await server.debugToken(token, app: app).isValid, "checked, and remembered, by the first process")
             #expect(try await server.graph("/me", token: token).0 == .ok)
-            let second = try await Platform.open(server.platform.database.location, bcryptCost: 4, logger: .init(label: "second"))
+            let second = try await Platform.open(
+                server.platform.database.location, bcryptCost: 4, clock: server.clock, logger: .init(label: "second"))
             let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: server.platform.database.location)
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: .init(label: "second"))
             try await secondApp.test(.live) { client in
-                let otherProcess = LiveServer(platform: second, client: client)
+                let otherProcess = LiveServer(platform: second, client: client, clock: server.clock)
                 #expect(try await otherProcess.debugToken(token, app: app).isValid)
                 let (status, _) = try await otherProcess.postForm("/oauth/revoke", ["token": token, "client_id": app.id])
                 #expect(status == .ok)

@@ -74,7 +74,7 @@ struct GraphFriendsFeedTests {
             let newcomers = try await server.makeFriends(of: ada, app: app, count: 3, prefix: "Aardvark")
             let removable = friends.filter { !seen.contains($0.id) }.prefix(2)
             for friend in removable {
-                try await server.platform.database.withConnection { sql in
+                try await server.platform.database.write { sql in
                     try await sql.raw("DELETE FROM friendships WHERE user_id = \(bind: ada.id) AND friend_id = \(bind: friend.id)").run()
                 }
             }

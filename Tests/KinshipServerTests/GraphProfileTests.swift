@@ -166,12 +166,14 @@ struct GraphThrottleTests {
 
     @Test("limits count per minute window, per person and per app")
     func windows() throws {
-        let throttle = GraphThrottle(limits: .init(perUserPerMinute: 2, perAppPerMinute: 3))
-        try throttle.admit(userID: "a", appID: "x", now: 60)
-        try throttle.admit(userID: "a", appID: "x", now: 61)
-        #expect(throws: GraphError.self) { try throttle.admit(userID: "a", appID: "x", now: 62) }
-        #expect(throws: GraphError.self) { try throttle.admit(userID: "b", appID: "x", now: 63) }
-        try throttle.admit(userID: "a", appID: "x", now: 120)
-        try throttle.admit(userID: "b", appID: "y", now: 121)
+        let clock = ManualClock(now: 60)
+        let throttle = GraphThrottle(limits: .init(perUserPerMinute: 2, perAppPerMinute: 3), clock: clock)
+        try throttle.admit(userID: "a", appID: "x")
+        try throttle.admit(userID: "a", appID: "x")
+        #expect(throws: GraphError.self) { try throttle.admit(userID: "a", appID: "x") }
+        #expect(throws: GraphError.self) { try throttle.admit(userID: "b", appID: "x") }
+        clock.advance(by: 60)
+        try throttle.admit(userID: "a", appID: "x")
+        try throttle.admit(userID: "b", appID: "y")
     }
 }

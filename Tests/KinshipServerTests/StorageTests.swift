@@ -54,7 +54,7 @@ struct StorageTests {
             #expect(stored.isConfidential)
             #expect(stored.verifySecret(secret))
             #expect(!stored.verifySecret(secret + "x"))
-            let rawSecrets = try await platform.database.withConnection { sql in
+            let rawSecrets = try await platform.database.read { sql in
                 try await sql.raw("SELECT secret_hash FROM apps").all(decodingColumn: "secret_hash", as: String.self)
             }
             #expect(!rawSecrets.contains(secret))
@@ -85,9 +85,9 @@ struct StorageTests {
     @Test("migrations apply once; running them again changes nothing", arguments: TestEngine.enabled)
     func migrations(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
-            let migrator = Migrator(database: platform.database, logger: .init(label: "test"))
+            let migrator = Migrator(database: platform.database, clock: platform.clock, logger: .init(label: "test"))
             #expect(try await migrator.migrate() == [])
-            let versions = try await platform.database.withConnection { sql in
+            let versions = try await platform.database.read { sql in
                 try await sql.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int.self)
             }
             #expect(versions == Schema.migrations.map(\.version))

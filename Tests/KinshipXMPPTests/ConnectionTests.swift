@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@Suite("XMPP connection against a real Prosody", .enabled(if: ProsodyTestServer.isRunning, "needs the Prosody scripts/test starts"))
+@Suite("XMPP connection against a real Prosody", .enabled(if: ProsodyTestServer.isWanted), .needsProsody)
 struct ConnectionTests {
     @Test("STARTTLS with the trusted certificate, SCRAM, binding: logged in with a full JID")
     func login() async throws {
@@ -58,7 +58,7 @@ struct ConnectionTests {
     }
 }
 
-@Suite("SASL mechanisms a server may offer", .enabled(if: ProsodyTestServer.isRunning, "needs Prosody, which scripts/test installs"))
+@Suite("SASL mechanisms a server may offer", .enabled(if: ProsodyTestServer.isWanted), .needsProsody)
 struct MechanismTests {
     @Test("SCRAM-SHA-1 when the server offers no SCRAM-SHA-256")
     func scramSHA1() async throws {

@@ -1,16 +1,19 @@
 import Foundation
 import KinshipXMPP
+import Testing
 
 /// A Prosody on 127.0.0.1 for the tests (see `scripts/lib/prosody.sh`): the shared one
-/// `scripts/test` starts, found through `KINSHIP_TEST_XMPP_*` (tests that need it are skipped
-/// without it), or one of a test's own (``OwnProsody``).
+/// `scripts/test` starts, found through `KINSHIP_TEST_XMPP_*`, or one of a test's own
+/// (``OwnProsody``). Suites that need it carry ``Trait/needsProsody``: without the server they
+/// fail, unless `KINSHIP_TEST_SKIP_PROSODY=1` asks to leave them out of a quick local run.
 struct ProsodyTestServer: Sendable {
     let port: Int
     let certificate: String
     let config: String
 
     static let environment = ProcessInfo.processInfo.environment
-    static var isRunning: Bool { environment["KINSHIP_TEST_XMPP_PORT"] != nil }
+    static var isConfigured: Bool { environment["KINSHIP_TEST_XMPP_PORT"] != nil }
+    static var isWanted: Bool { environment["KINSHIP_TEST_SKIP_PROSODY"] != "1" }
     static let shared = ProsodyTestServer(
         port: Int(environment["KINSHIP_TEST_XMPP_PORT"] ?? "") ?? 5222, certificate: environment["KINSHIP_TEST_XMPP_CERT"] ?? "",
         config: environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? "")
@@ -52,9 +55,45 @@ struct ProsodyTestServer: Sendable {
     }
 }
 
-enum ProsodyTestError: Error {
+enum ProsodyTestError: Error, CustomStringConvertible {
     case registrationFailed(String)
     case instanceFailed(String)
+    case notConfigured(String)
+
+    var description: String {
+        switch self {
+        case .registrationFailed(let name): "prosodyctl could not register \(name)"
+        case .instanceFailed(let why): "a test Prosody could not be started: \(why)"
+        case .notConfigured(let what): what
+        }
+    }
+}
+
+/// What a suite needs to run against a real server, checked before each of its tests: a missing
+/// server fails the test instead of skipping it.
+struct ServerRequirement: SuiteTrait, TestTrait {
+    let isMet: @Sendable () -> Bool
+    let missing: String
+
+    var isRecursive: Bool { true }
+
+    func prepare(for test: Test) async throws {
+        guard isMet() else { throw ProsodyTestError.notConfigured(missing) }
+    }
+}
+
+extension Trait where Self == ServerRequirement {
+    /// The shared Prosody that `scripts/test` starts.
+    static var needsProsody: Self {
+        ServerRequirement(isMet: { ProsodyTestServer.isConfigured },
+            missing: "KINSHIP_TEST_XMPP_PORT is not set: run scripts/test (it starts Prosody), or set KINSHIP_TEST_SKIP_PROSODY=1.")
+    }
+
+    /// The dnsmasq that `scripts/test` starts to serve SRV records.
+    static var needsTestDNS: Self {
+        ServerRequirement(isMet: { ProsodyTestServer.environment["KINSHIP_TEST_DNS_PORT"] != nil },
+            missing: "KINSHIP_TEST_DNS_PORT is not set: run scripts/test (it starts dnsmasq), or set KINSHIP_TEST_SKIP_PROSODY=1.")
+    }
 }
 
 /// A roster entry written into Prosody's storage before the account first logs in.

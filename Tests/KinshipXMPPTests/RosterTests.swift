@@ -30,7 +30,7 @@ enum EventLogError: Error {
     case timedOut(String, [XMPPClientEvent])
 }
 
-@Suite("Roster, presence and vCards against a real Prosody", .enabled(if: ProsodyTestServer.isRunning, "needs the Prosody scripts/test starts"))
+@Suite("Roster, presence and vCards against a real Prosody", .enabled(if: ProsodyTestServer.isWanted), .needsProsody)
 struct RosterTests {
     private func client(_ jid: JID, store: any RosterStore = MemoryRosterStore()) -> XMPPClient {
         var options = XMPPClient.Options()

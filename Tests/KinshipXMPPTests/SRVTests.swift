@@ -72,7 +72,7 @@ struct SRVTests {
     }
 
     @Test("with the domain's SRV record served by dnsmasq, the client finds the server by itself",
-        .enabled(if: ProsodyTestServer.isRunning && ProcessInfo.processInfo.environment["KINSHIP_TEST_DNS_PORT"] != nil))
+        .enabled(if: ProsodyTestServer.isWanted), .needsProsody, .needsTestDNS)
     func connectThroughSRV() async throws {
         let server = SRVResolver.Server(host: "127.0.0.1", port: Int(ProcessInfo.processInfo.environment["KINSHIP_TEST_DNS_PORT"] ?? "") ?? 53)
         #expect(try await SRVResolver(server: server).lookup("_xmpp-client._tcp.\(ProsodyTestServer.domain)")

@@ -96,12 +96,36 @@ def admin(kinship, database, *arguments):
     return completed.returncode, completed.stdout, completed.stderr
 
 
+def server_log_path(folder):
+    """Where a server started for `folder` logs: in $KINSHIP_E2E_LOGS when the test command sets it
+    (it reads every server log of the run afterwards for secrets), else in the folder."""
+    logs = os.environ.get("KINSHIP_E2E_LOGS")
+    if not logs:
+        return os.path.join(folder, "server.log")
+    os.makedirs(logs, exist_ok=True)
+    return os.path.join(logs, f"{os.path.basename(folder)}-{secrets.token_hex(4)}.log")
+
+
+def secret_file_arguments(kinship, database, folder):
+    """`--secret-file` for a PostgreSQL database (every process must share one); none for SQLite,
+    which keeps its secret beside the database file."""
+    if not database.startswith("postgres"):
+        return []
+    path = os.path.join(folder, "server.secret")
+    if not os.path.exists(path):
+        subprocess.run([kinship, "secret", "generate", "--output", path], check=True, capture_output=True, timeout=60)
+    return ["--secret-file", path]
+
+
 def start_server(kinship, database, folder, log_level="info", extra=()):
     port = free_port()
-    log = open(os.path.join(folder, "server.log"), "w")
+    log_path = server_log_path(folder)
+    log = open(log_path, "w")
     process = subprocess.Popen(
-        [kinship, "serve", "--demo", "--port", str(port), "--database", database, "--log-level", log_level, *extra],
+        [kinship, "serve", "--demo", "--port", str(port), "--database", database, "--log-level", log_level,
+         *secret_file_arguments(kinship, database, folder), *extra],
         cwd=folder, stdout=subprocess.PIPE, stderr=log, text=True)
+    process.log_path = log_path
     banner = []
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -120,7 +144,7 @@ def start_server(kinship, database, folder, log_level="info", extra=()):
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise SystemExit("kinship serve did not start; its log:\n" + open(os.path.join(folder, "server.log")).read())
+    raise SystemExit("kinship serve did not start; its log:\n" + open(log_path).read())
 
 
 

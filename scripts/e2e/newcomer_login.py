@@ -145,7 +145,7 @@ def main():
     failed = len(check.failed)
     print(f"newcomer: {len(check.results) - failed} passed, {failed} failed")
     if failed:
-        print(open(os.path.join(folder, "server.log")).read()[-4000:], file=sys.stderr)
+        print(open(process.log_path).read()[-4000:], file=sys.stderr)
     return 1 if failed else 0
 
 

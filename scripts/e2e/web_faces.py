@@ -188,7 +188,7 @@ def main():
     print(f"{len(check.results) - len(check.failed)} of {len(check.results)} browser checks passed; "
           f"{web.shots if web else 0} screenshots in {folder}")
     if check.failed:
-        print("server log: " + os.path.join(work, "server.log"))
+        print("server log: " + server.log_path)
         sys.exit(1)
 
 

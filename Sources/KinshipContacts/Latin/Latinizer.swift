@@ -131,6 +131,8 @@ enum Latinizer {
                 for byte in folded where byte < 0x80 { addASCII(byte) }
             } else if LetterFolding.isCombiningMark(scalar) {
                 return
+            } else if let plain = CompatibilityForms.shared.form(of: scalar) {
+                for part in plain { add(part) }
             } else if scalar.properties.isAlphabetic {
                 appendLetters(FallbackTransliteration.shared.latin(for: scalar))
             } else {

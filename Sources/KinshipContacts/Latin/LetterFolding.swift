@@ -1,6 +1,6 @@
 import Foundation
 
-/// Case, accent and width folding of single characters, precomputed once for the blocks names use
+/// Case, accent, width and compatibility-form folding of single characters, precomputed once for the blocks names use
 /// (Latin-1 and Latin Extended, Greek, Cyrillic) so that folding a name costs a lookup a letter.
 enum LetterFolding {
     /// The range the table covers: Latin-1 Supplement up to the end of Greek Extended.
@@ -19,7 +19,7 @@ enum LetterFolding {
         if let spelled = special[scalar] { return Array(spelled.utf8) }
         if isCombiningMark(scalar) { return [] }
         let base = String(String.UnicodeScalarView(
-            String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars.filter { !isCombiningMark($0) }))
+            String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.filter { !isCombiningMark($0) }))
         return Array(base.lowercased().utf8)
     }
 
@@ -46,6 +46,8 @@ enum LetterFolding {
             appendUTF8(scalar, to: &output)
         } else if isCombiningMark(scalar) {
             return
+        } else if let plain = CompatibilityForms.shared.form(of: scalar) {
+            for part in plain { append(part, to: &output) }
         } else if scalar.properties.changesWhenLowercased {
             output.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
         } else {

@@ -82,7 +82,7 @@ public struct GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case GraphErrorCode.invalidToken, 102: .recoverable
         case GraphErrorCode.permissionDenied, 200...299: .permission
         case GraphErrorCode.appRateLimited, GraphErrorCode.userRateLimited, 32, 341, 613: .throttled
-        case GraphErrorCode.unknown, 2: .transient
+        case GraphErrorCode.unknown, GraphErrorCode.serviceUnavailable: .transient
         default: category(status: status)
         }
     }

@@ -8,23 +8,16 @@ import Logging
 struct AccessController: Sendable {
     let account: AccountPages
     let passwordLogin: PasswordLogin
-    /// Sign-up attempts per address this minute, so one client cannot mint accounts in bulk.
-    private let signups = PerMinuteCounter()
-
-    init(account: AccountPages, passwordLogin: PasswordLogin) {
-        self.account = account
-        self.passwordLogin = passwordLogin
-    }
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.get("/") { request, _ in
             AccountPages.redirect(to: try await account.signedIn(request) == nil ? "/login" : "/account")
         }
         router.get("/signup") { request, _ in try await showSignup(request) }
-        router.post("/signup") { request, context in try await EarlyAnswer.answering { try await signUp(request, context) } }
+        router.post("/signup") { request, context in try await signUp(request, context) }
         router.get("/login") { request, _ in try await showLogin(request) }
-        router.post("/login") { request, context in try await EarlyAnswer.answering { try await logIn(request, context) } }
-        router.post("/logout") { request, context in try await EarlyAnswer.answering { try await logOut(request, context) } }
+        router.post("/login") { request, context in try await logIn(request, context) }
+        router.post("/logout") { request, context in try await logOut(request, context) }
     }
 
     // MARK: - Sign up
@@ -41,12 +34,15 @@ struct AccessController: Sendable {
         guard account.csrf.verifyPreLogin(form["csrf_token"], for: request) else {
             return signupPage(request, name: name, email: email, message: "This form expired. Please try again.", status: .forbidden)
         }
+        // Counted before anything is checked, so parallel sign-ups from one address get no more than the limit.
         let address = context.clientAddress
-        guard signups.count([address])[0] <= account.configuration.signupsPerAddressPerMinute else {
+        if let retryAfter = try await account.platform.rateLimits.hit(
+            "signup:" + address, limit: account.configuration.signupsPerAddressPerMinute, windowSeconds: 60)
+        {
             context.logger.notice("Sign-up refused: too many from one address", metadata: ["signup.address": "\(address)"])
             var response = signupPage(request, name: name, email: email,
                 message: "Too many sign-ups from your network just now. Try again in a minute.", status: .tooManyRequests)
-            response.headers[.retryAfter] = "60"
+            response.headers[.retryAfter] = String(retryAfter)
             return response
         }
         let password = form["password"] ?? ""

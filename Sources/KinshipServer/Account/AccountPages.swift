@@ -63,10 +63,16 @@ struct AccountPages: Sendable {
         Response(status: .seeOther, headers: [.location: path])
     }
 
-    /// A `next=` target that stays on this site: a path, never `//host` or a scheme.
+    /// A `next=` target that stays on this site: a path that every URL parser reads as a path on
+    /// this origin, or `fallback`.
+    ///
+    /// Browsers parse a `Location` the WHATWG way: they drop tabs and newlines anywhere, strip
+    /// leading control characters and spaces, and read `\\` as `/`. So `/\t/evil.com` becomes
+    /// `//evil.com`, another site. Anything with a control character, a space at the start, or a
+    /// backslash is refused outright, and what remains must start with exactly one `/`.
     static func localPath(_ next: String?, default fallback: String = "/account") -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
-            !next.contains(where: { $0.isNewline || $0 == "\\" })
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"),
+            !next.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
         else { return fallback }
         return next
     }

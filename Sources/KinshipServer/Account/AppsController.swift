@@ -10,8 +10,8 @@ struct AppsController: Sendable {
     let account: AccountPages
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/account/apps") { request, _ in try await EarlyAnswer.answering { try await show(request) } }
-        router.post("/account/apps") { request, context in try await EarlyAnswer.answering { try await revoke(request, context) } }
+        router.get("/account/apps") { request, _ in try await show(request) }
+        router.post("/account/apps") { request, context in try await revoke(request, context) }
     }
 
     private static let notices = [

@@ -13,8 +13,8 @@ struct FriendsController: Sendable {
     static let searchLimit = 20
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/account/friends") { request, _ in try await EarlyAnswer.answering { try await show(request) } }
-        router.post("/account/friends") { request, context in try await EarlyAnswer.answering { try await act(request, context) } }
+        router.get("/account/friends") { request, _ in try await show(request) }
+        router.post("/account/friends") { request, context in try await act(request, context) }
     }
 
     /// What a button on the page asks for.

@@ -11,9 +11,9 @@ struct ProfileController: Sendable {
     let account: AccountPages
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/account") { request, _ in try await EarlyAnswer.answering { try await show(request) } }
-        router.post("/account/profile") { request, context in try await EarlyAnswer.answering { try await update(request, context) } }
-        router.post("/account/picture") { request, context in try await EarlyAnswer.answering { try await upload(request, context) } }
+        router.get("/account") { request, _ in try await show(request) }
+        router.post("/account/profile") { request, context in try await update(request, context) }
+        router.post("/account/picture") { request, context in try await upload(request, context) }
     }
 
     private static let notices = [
@@ -33,7 +33,7 @@ struct ProfileController: Sendable {
         let form = try await account.readForm(request, of: person)
         let changes = ProfileChanges(
             name: form["name"] ?? "", firstName: form["first_name"], lastName: form["last_name"], birthday: form["birthday"],
-            hometown: form["hometown"], location: form["location"])
+            hometown: form["hometown"], location: form["location"], findableByEmail: form["findable_by_email"] == "on")
         do {
             _ = try await account.platform.users.update(person.user.id, with: changes)
         } catch let error as AccountError {
@@ -65,7 +65,9 @@ struct ProfileController: Sendable {
                 message: "The picture is larger than \(UploadedImage.maximumBytes / (1024 * 1024)) MiB. Choose a smaller one.",
                 status: .contentTooLarge)
         }
-        guard let form = try? FormDataDecoder().decode(PictureForm.self, from: body, boundary: boundary) else {
+        guard Self.partCount(of: body, boundary: boundary) <= Self.maximumParts,
+            let form = try? FormDataDecoder().decode(PictureForm.self, from: body, boundary: boundary)
+        else {
             return try await page(person, user: person.user, notice: nil,
                 message: "The upload could not be read. Choose a PNG or JPEG file and try again.", status: .badRequest)
         }
@@ -90,12 +92,35 @@ struct ProfileController: Sendable {
         var values: [String: Any] = [
             "userID": user.id, "name": user.name, "email": user.email, "firstName": user.firstName ?? "",
             "lastName": user.lastName ?? "", "birthday": user.birthday ?? "", "hometown": user.hometown ?? "",
-            "location": user.location ?? "", "pictureURL": "/pictures/\(user.id)?size=200" + (version.map { "&v=\($0)" } ?? ""),
+            "location": user.location ?? "", "findableByEmail": user.isFindableByEmail, "pictureURL": "/pictures/\(user.id)?size=200" + (version.map { "&v=\($0)" } ?? ""),
             "maximumMiB": UploadedImage.maximumBytes / (1024 * 1024),
         ]
         if let message { values["message"] = message }
         return account.page("profile", title: "Your profile", section: "profile", person: person, values: values, notice: notice,
             status: status)
+    }
+
+    /// The most parts a picture upload may have; the form sends two.
+    static let maximumParts = 8
+
+    /// How many parts a multipart body holds: the boundary delimiters in it, less the closing one.
+    /// Counted before the body is decoded, so a body of thousands of tiny parts is refused in
+    /// one pass instead of being taken apart.
+    static func partCount(of body: ByteBuffer, boundary: String) -> Int {
+        let delimiter = Array(("--" + boundary).utf8)
+        return body.withUnsafeReadableBytes { bytes in
+            var count = 0
+            var index = bytes.startIndex
+            while index + delimiter.count <= bytes.endIndex {
+                if bytes[index] == delimiter[0], bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
+                    count += 1
+                    index += delimiter.count
+                } else {
+                    index += 1
+                }
+            }
+            return max(count - 1, 0)
+        }
     }
 
     /// The `boundary` parameter of a `multipart/form-data` content type.

@@ -32,11 +32,11 @@ public enum DemoData {
     /// so that Ada's friends show up once she logs in.
     static let appUsers = [1, 2, 3, 4]
 
-    /// Creates the demo app and people when the database has no accounts and no apps; returns `nil`
-    /// (and changes nothing) otherwise.
-    public static func seedIfEmpty(_ platform: Platform) async throws -> Credentials? {
+    /// Creates the demo app and people when the database has no accounts and no apps but the
+    /// built-in ones (`builtInAppIDs`); returns `nil` (and changes nothing) otherwise.
+    public static func seedIfEmpty(_ platform: Platform, builtInAppIDs: Set<String> = []) async throws -> Credentials? {
         guard try await platform.users.list().isEmpty,
-            try await platform.apps.list().allSatisfy({ $0.id == SampleAppMount.appID })
+            try await platform.apps.list().allSatisfy({ builtInAppIDs.contains($0.id) })
         else { return nil }
         let (app, secret) = try await platform.apps.create(
             name: "Kinship Demo", redirectURIs: ["http://127.0.0.1/callback"], isConfidential: false)

@@ -8,14 +8,19 @@ struct FieldSelection: Sendable, Equatable {
 
     let fields: [Field]
 
+    /// The most fields one call may name; the profile has fewer than 20.
+    static let maximumCount = 100
+
     /// Parses a field list; names are `[a-z_]` words, modifiers `name(value)` after a dot. Read on
     /// UTF-8 bytes rather than characters: this runs for every Graph call that names its fields.
+    /// Linear in the length of the text; a name given twice counts once, its first modifiers win.
     init(parsing text: String?, default defaults: [String]) throws(GraphError) {
         guard let text, text.utf8.contains(where: { $0 != Self.space }) else {
             fields = defaults.map { Field(name: $0, modifiers: [:]) }
             return
         }
         var fields: [Field] = []
+        var seen: Set<String> = []
         for item in text.utf8.split(separator: UInt8(ascii: ",")) {
             let parts = Self.trimmingSpaces(item).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
             guard let name = parts.first, Self.isName(name) else { throw Self.syntaxError(item) }
@@ -27,8 +32,12 @@ struct FieldSelection: Sendable, Equatable {
                 modifiers[String(Substring(modifier[..<open]))] =
                     String(Substring(modifier[modifier.index(after: open)..<modifier.index(before: modifier.endIndex)]))
             }
-            if !fields.contains(where: { $0.name.utf8.elementsEqual(name) }) {
-                fields.append(Field(name: String(Substring(name)), modifiers: modifiers))
+            let fieldName = String(Substring(name))
+            if seen.insert(fieldName).inserted {
+                guard fields.count < Self.maximumCount else {
+                    throw .invalidParameter("fields names more than \(Self.maximumCount) fields")
+                }
+                fields.append(Field(name: fieldName, modifiers: modifiers))
             }
         }
         self.fields = fields

@@ -5,15 +5,17 @@ import HTTPTypes
 /// what a limit meant to stop runaway clients needs, and costs no database write per call.
 final class GraphThrottle: Sendable {
     private let limits: ServerConfiguration.GraphLimits
+    private let clock: any WallClock
     private let counter = PerMinuteCounter()
 
-    init(limits: ServerConfiguration.GraphLimits) {
+    init(limits: ServerConfiguration.GraphLimits, clock: any WallClock) {
         self.limits = limits
+        self.clock = clock
     }
 
     /// Counts a call; throws the Graph error when the caller is over a limit.
-    func admit(userID: String, appID: String, now: Int = UnixTime.now()) throws(GraphError) {
-        let counts = counter.count([appID + "/" + userID, appID], now: now)
+    func admit(userID: String, appID: String) throws(GraphError) {
+        let counts = counter.count([appID + "/" + userID, appID], now: clock.now)
         let code: Int
         if counts[0] > limits.perUserPerMinute {
             code = 17

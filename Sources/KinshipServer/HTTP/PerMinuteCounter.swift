@@ -10,7 +10,7 @@ final class PerMinuteCounter: Sendable {
     private let window = NIOLockedValueBox(Window(minute: 0))
 
     /// Counts one event for each key; returns the counts so far this minute, in the same order.
-    func count(_ keys: [String], now: Int = UnixTime.now()) -> [Int] {
+    func count(_ keys: [String], now: Int) -> [Int] {
         window.withLockedValue { window in
             if window.minute != now / 60 { window = Window(minute: now / 60) }
             return keys.map { key in

@@ -51,8 +51,9 @@ struct ClientAuthenticator: Sendable {
     }
 }
 
-/// An OAuth error answer from the token or revocation endpoint (RFC 6749 §5.2).
-struct OAuthFailure: Error {
+/// An OAuth error answer from the token or revocation endpoint (RFC 6749 §5.2), thrown from
+/// anywhere in the endpoint and sent by Hummingbird as an ``HTTPResponseError``.
+struct OAuthFailure: HTTPResponseError {
     let body: OAuthErrorBody
     /// `invalid_client` after HTTP Basic is a 401 with a challenge.
     let basic: Bool
@@ -62,25 +63,14 @@ struct OAuthFailure: Error {
         self.basic = basic
     }
 
-    /// Runs an endpoint, answering an ``OAuthFailure`` it throws as RFC 6749 §5.2 says, and logging it.
-    static func answering(_ context: KinshipRequestContext, _ endpoint: () async throws -> Response) async throws -> Response {
-        do {
-            return try await endpoint()
-        } catch let failure as OAuthFailure {
-            context.logger.info("OAuth request refused", metadata: [
-                "oauth.error": "\(failure.body.error.rawValue)", "oauth.error_description": "\(failure.body.errorDescription ?? "")",
-            ])
-            return failure.response
-        }
-    }
+    var status: HTTPResponse.Status { body.error == .invalidClient ? .unauthorized : .badRequest }
 
-    var response: Response {
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        context.logger.info("OAuth request refused", metadata: [
+            "oauth.error": "\(body.error.rawValue)", "oauth.error_description": "\(body.errorDescription ?? "")",
+        ])
         var headers: HTTPFields = [.cacheControl: "no-store", .pragma: "no-cache"]
-        var status: HTTPResponse.Status = .badRequest
-        if body.error == .invalidClient {
-            status = .unauthorized
-            if basic { headers[.wwwAuthenticate] = #"Basic realm="kinship""# }
-        }
+        if body.error == .invalidClient, basic { headers[.wwwAuthenticate] = #"Basic realm="kinship""# }
         return JSONResponse.make(body, status: status, headers: headers)
     }
 }

@@ -15,10 +15,10 @@ struct DialogController: Sendable {
     let cookies: BrowserCookies
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/dialog/oauth") { request, context in try await EarlyAnswer.answering { try await show(request, context) } }
-        router.post("/dialog/login") { request, context in try await EarlyAnswer.answering { try await logIn(request, context) } }
-        router.post("/dialog/oauth/confirm") { request, context in try await EarlyAnswer.answering { try await confirm(request, context) } }
-        router.post("/dialog/logout") { request, context in try await EarlyAnswer.answering { try await logOut(request, context) } }
+        router.get("/dialog/oauth") { request, context in try await show(request, context) }
+        router.post("/dialog/login") { request, context in try await logIn(request, context) }
+        router.post("/dialog/oauth/confirm") { request, context in try await confirm(request, context) }
+        router.post("/dialog/logout") { request, context in try await logOut(request, context) }
     }
 
     /// The dialog request a page or form carries, checked; anything else is answered at once.
@@ -74,7 +74,7 @@ struct DialogController: Sendable {
         let dialogRequest = accepted.request
         guard form["action"] == "continue" else {
             context.logger.info("Login cancelled", metadata: ["user.id": "\(userID)", "app.id": "\(accepted.app.id)"])
-            return DialogRequestValidator.redirect(dialogRequest, .error(.userDenied, state: dialogRequest.state))
+            return validator.redirect(dialogRequest, .error(.userDenied, state: dialogRequest.state))
         }
         let existing = try await platform.authorizations.active(userID: userID, appID: accepted.app.id)
         let plan = ConsentPlan(requested: dialogRequest.scope, existing: existing, rerequest: dialogRequest.authType == .rerequest)
@@ -93,7 +93,7 @@ struct DialogController: Sendable {
             "user.id": "\(userID)", "app.id": "\(accepted.app.id)",
             "granted": "\(Permission.scope(of: authorization.granted))", "declined": "\(Permission.scope(of: authorization.declined))",
         ])
-        return DialogRequestValidator.redirect(dialogRequest, .code(code, state: dialogRequest.state))
+        return validator.redirect(dialogRequest, .code(code, state: dialogRequest.state))
     }
 
     private func logOut(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {

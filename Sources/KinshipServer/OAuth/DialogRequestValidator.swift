@@ -24,10 +24,22 @@ struct DialogRequestValidator: Sendable {
         }
     }
 
+    /// The parameters a dialog request is made of; none may be sent twice (RFC 6749 §3.1).
+    static let parameterNames = [
+        "client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "auth_type",
+    ]
+
     let apps: AppStore
     let pages: PageRenderer
+    let issuer: Issuer
 
     func validate(_ parameters: FormParameters) async throws -> Result<Accepted, Rejection> {
+        let repeated = Self.parameterNames.filter { parameters.all($0).count > 1 }
+        if let untrusted = repeated.first(where: { $0 == "client_id" || $0 == "redirect_uri" }) {
+            return .failure(.page(pages.error(status: .badRequest, heading: "This login link is not valid",
+                message: "The request gives \(untrusted) more than once, so Kinship cannot tell where to send you back.",
+                detail: "Go back to the app and try logging in again; if it keeps happening, tell the app's developer.")))
+        }
         let request: AuthorizationRequest
         do {
             request = try AuthorizationRequest(parameters: parameters)
@@ -45,18 +57,22 @@ struct DialogRequestValidator: Sendable {
                 message: "The redirect URI \(request.redirectURI) is not registered for \(app.name).",
                 detail: "For your safety, Kinship only sends people back to addresses the app registered. Tell the app's developer.")))
         }
+        if let name = repeated.first {
+            let problem = AuthorizationError(.invalidRequest, description: "\(name) is given more than once")
+            return .failure(.redirect(redirect(request, .error(problem, state: nil))))
+        }
         if let problem = request.redirectableProblem {
-            return .failure(.redirect(Self.redirect(request, .error(problem, state: request.state))))
+            return .failure(.redirect(redirect(request, .error(problem, state: request.state))))
         }
         if !app.isConfidential, request.codeChallenge == nil {
             let problem = AuthorizationError(.invalidRequest, description: "code_challenge is required (PKCE with S256) for public apps")
-            return .failure(.redirect(Self.redirect(request, .error(problem, state: request.state))))
+            return .failure(.redirect(redirect(request, .error(problem, state: request.state))))
         }
         return .success(Accepted(request: request, app: app))
     }
 
-    /// A 303 to the app's redirect URI carrying `response`.
-    static func redirect(_ request: AuthorizationRequest, _ response: AuthorizationResponse) -> Response {
-        Response(status: .seeOther, headers: [.location: response.redirectURL(to: request.redirectURI)])
+    /// A 303 to the app's redirect URI carrying `response` and this server's issuer (RFC 9207).
+    func redirect(_ request: AuthorizationRequest, _ response: AuthorizationResponse) -> Response {
+        Response(status: .seeOther, headers: [.location: response.redirectURL(to: request.redirectURI, issuer: issuer.url)])
     }
 }

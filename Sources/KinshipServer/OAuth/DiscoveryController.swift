@@ -18,6 +18,7 @@ struct DiscoveryController: Sendable {
         let codeChallengeMethodsSupported = ["S256"]
         let tokenEndpointAuthMethodsSupported = ["client_secret_post", "client_secret_basic", "none"]
         let revocationEndpointAuthMethodsSupported = ["client_secret_post", "client_secret_basic", "none"]
+        let authorizationResponseIssParameterSupported = true
 
         enum CodingKeys: String, CodingKey {
             case issuer
@@ -31,6 +32,7 @@ struct DiscoveryController: Sendable {
             case codeChallengeMethodsSupported = "code_challenge_methods_supported"
             case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
             case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+            case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         }
     }
 

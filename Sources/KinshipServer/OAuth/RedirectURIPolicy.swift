@@ -15,6 +15,9 @@ enum RedirectURIPolicy {
             guard let host = components.host, !host.isEmpty else {
                 throw .invalid("The redirect URI \"\(uri)\" has no host.")
             }
+            guard hasValidPort(uri) else {
+                throw .invalid("The redirect URI \"\(uri)\" has a port that is empty or not 1 to 65535.")
+            }
             if scheme == "http", !isLoopback(host: host), host != "localhost" {
                 throw .invalid("The redirect URI \"\(uri)\" uses plain http on a host that is not loopback; use https.")
             }
@@ -34,6 +37,28 @@ enum RedirectURIPolicy {
         return app.redirectURIs.contains { LoopbackURI($0)?.matches(requestedParts) ?? false }
     }
 
+    /// Whether the URI's authority has no port, or a port of 1 to 65535 written in digits:
+    /// `http://127.0.0.1:/cb`, `:0` and `:99999` are refused, whatever a URL parser makes of them.
+    static func hasValidPort(_ uri: String) -> Bool {
+        guard let schemeEnd = uri.range(of: "://") else { return true }
+        var authority = uri[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            authority = authority[authority.index(after: close)...]
+        } else if let colon = authority.firstIndex(of: ":") {
+            authority = authority[colon...]
+        } else {
+            return true
+        }
+        guard !authority.isEmpty else { return true }
+        guard authority.first == ":" else { return false }
+        let digits = authority.dropFirst()
+        guard (1...5).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let port = Int(digits) else {
+            return false
+        }
+        return (1...65_535).contains(port)
+    }
+
     static func isLoopback(host: String) -> Bool {
         host == "127.0.0.1" || host == "[::1]" || host == "::1"
     }
@@ -44,7 +69,8 @@ enum RedirectURIPolicy {
         let pathAndQuery: String
 
         init?(_ uri: String) {
-            guard let components = URLComponents(string: uri), components.scheme == "http", components.fragment == nil,
+            guard RedirectURIPolicy.hasValidPort(uri), let components = URLComponents(string: uri), components.scheme == "http",
+                components.fragment == nil,
                 components.user == nil, components.password == nil,
                 let host = components.host, RedirectURIPolicy.isLoopback(host: host)
             else { return nil }

@@ -12,7 +12,7 @@ struct RevocationController: Sendable {
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/oauth/revoke") { request, context in
-            try await OAuthFailure.answering(context) { try await revoke(request, context) }
+            try await revoke(request, context)
         }
     }
 

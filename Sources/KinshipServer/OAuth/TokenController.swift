@@ -13,7 +13,7 @@ struct TokenController: Sendable {
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/oauth/access_token") { request, context in
-            try await OAuthFailure.answering(context) { try await exchange(request, context) }
+            try await exchange(request, context)
         }
     }
 
@@ -45,16 +45,18 @@ struct TokenController: Sendable {
         guard let record = try await platform.codes.find(code: code) else {
             throw OAuthFailure(.invalidGrant, "The authorization code is not valid.")
         }
-        if record.usedAt != nil {
-            try await refuseReplay(record, context)
-        }
+        // Only the app the code was issued to can trigger the replay rule: another app sending a
+        // leaked code must not be able to revoke the first app's tokens.
         guard record.appId == client.app.id else {
             throw OAuthFailure(.invalidGrant, "The authorization code was issued to another app.")
+        }
+        if record.usedAt != nil {
+            try await refuseReplay(record, context)
         }
         guard record.redirectUri == redirectURI else {
             throw OAuthFailure(.invalidGrant, "redirect_uri does not match the one the code was issued for.")
         }
-        guard record.expiresAt > UnixTime.now() else {
+        guard record.expiresAt > platform.clock.now else {
             throw OAuthFailure(.invalidGrant, "The authorization code has expired; log in again.")
         }
         let verifier = form["code_verifier"]

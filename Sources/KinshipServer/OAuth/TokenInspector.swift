@@ -48,13 +48,13 @@ struct TokenInspector: Sendable {
         }
         let hash = Secrets.hash(token)
         if let cached = cache?.grant(forTokenHash: hash) {
-            guard cached.token.expiresAt > UnixTime.now() else { return .failure(Self.expired(cached.token)) }
+            guard cached.token.expiresAt > platform.clock.now else { return .failure(Self.expired(cached.token)) }
             return .success(cached)
         }
         let generation = cache?.generation.current
         let concatenate = platform.database.engine == .postgres
             ? "string_agg(p.permission || ':' || p.status, ',')" : "group_concat(p.permission || ':' || p.status, ',')"
-        let found = try await platform.database.withConnection { sql -> (AccessTokenRecord, LoginColumns, UserRecord)? in
+        let found = try await platform.database.read { sql -> (AccessTokenRecord, LoginColumns, UserRecord)? in
             guard
                 let row = try await sql.raw(
                     """
@@ -89,7 +89,7 @@ struct TokenInspector: Sendable {
                 message: "Error validating access token: The session was invalidated because the user changed their password.",
                 token: record))
         }
-        if record.expiresAt <= UnixTime.now() {
+        if record.expiresAt <= platform.clock.now {
             return .failure(Self.expired(record))
         }
         let authorization = Authorization(

@@ -1,18 +1,16 @@
+import HTTPTypes
 import Hummingbird
 import KinshipCore
 
 /// An answer a page route gives before its work is done: an error page, a redirect to log in.
-/// Thrown from deep in a route and turned into the response by ``answering(_:)``.
-struct EarlyAnswer: Error {
+/// Thrown from deep in a route; Hummingbird sends its response as an ``HTTPResponseError``.
+struct EarlyAnswer: HTTPResponseError {
     let response: Response
 
-    /// Runs a route, answering with its early answer when it gives one.
-    static func answering(_ route: () async throws -> Response) async throws -> Response {
-        do {
-            return try await route()
-        } catch let early as EarlyAnswer {
-            return early.response
-        }
+    var status: HTTPResponse.Status { response.status }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
     }
 }
 

@@ -4,14 +4,16 @@ import KinshipCore
 
 /// Tokens that prove a form was served by this platform to this browser.
 ///
-/// A token is an HMAC, under a key all server processes share, of the secret it is bound to: the
-/// browser's session cookie on the consent and logout forms, or a pre-login cookie on the login
-/// form. A page on another site can neither read the cookie nor compute the token.
+/// A token is an HMAC, under a key all server processes derive from the ``ServerSecret``, of the
+/// secret it is bound to: the browser's session cookie on the consent and logout forms, or a
+/// pre-login cookie on the login form. A page on another site can neither read the cookie nor
+/// compute the token.
 struct CSRFProtection: Sendable {
-    private let key: Data
+    /// The key's bytes (`SymmetricKey` is not `Sendable`).
+    private let key: [UInt8]
 
-    init(key: String) {
-        self.key = Data(key.utf8)
+    init(key: SymmetricKey) {
+        self.key = key.withUnsafeBytes { Array($0) }
     }
 
     /// The token for a form bound to `secret`.

@@ -45,10 +45,17 @@ struct PasswordLogin: Sendable {
     let decoyPasswordHash: String
 
     /// Tries `password` for the account `login` names (an email or a username).
+    ///
+    /// The attempt is counted against the limits before the password is checked, so parallel
+    /// attempts get no more checks than the limit allows.
     func attempt(login: String, password: String, address: String, logger: Logger) async throws -> Outcome {
-        if let retryAfter = try await throttle.retryAfter(account: login, address: address) {
+        let reservation: LoginThrottle.Reservation
+        switch try await throttle.admit(account: login, address: address) {
+        case .refused(let retryAfter):
             logger.notice("Login refused: too many failures", metadata: ["login.address": "\(address)"])
             return .refused(.throttled(retryAfter: retryAfter))
+        case .admitted(let admitted):
+            reservation = admitted
         }
         let user = try await platform.users.find(login: login)
         let passwordMatches: Bool
@@ -59,11 +66,11 @@ struct PasswordLogin: Sendable {
             passwordMatches = false
         }
         guard let user, passwordMatches else {
-            try await throttle.recordFailure(account: login, address: address)
+            try await throttle.recordFailure(reservation)
             logger.info("Login failed", metadata: ["login.known_account": "\(user != nil)", "login.address": "\(address)"])
             return .refused(.wrongLogin)
         }
-        try await throttle.clear(account: login)
+        try await throttle.recordSuccess(reservation)
         return .loggedIn(user, session: try await platform.browserSessions.start(userID: user.id, lifetime: sessionLifetime))
     }
 

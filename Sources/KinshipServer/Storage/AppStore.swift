@@ -4,6 +4,7 @@ import SQLKit
 /// Registered apps: create (which hands out the only clear copy of the secret), find, list.
 public struct AppStore: Sendable {
     let database: Database
+    let clock: any WallClock
 
     /// Registers an app and returns it with its client secret, which is not stored in clear and
     /// cannot be shown again.
@@ -20,8 +21,8 @@ public struct AppStore: Sendable {
         let secret = Secrets.generate(byteCount: 24)
         let app = AppRecord(
             id: Secrets.numericID(), name: name, isConfidential: isConfidential, redirectURIs: uris,
-            secretHash: Secrets.hash(secret), createdAt: UnixTime.now())
-        try await database.transaction { sql in
+            secretHash: Secrets.hash(secret), createdAt: clock.now)
+        try await database.write { sql in
             try await sql.raw(
                 """
                 INSERT INTO apps (id, name, secret_hash, is_confidential, created_at)
@@ -39,11 +40,12 @@ public struct AppStore: Sendable {
     /// brings an earlier registration up to date (name, secret, redirect URIs).
     func registerBuiltIn(id: String, name: String, redirectURIs: [String], isConfidential: Bool, secret: String) async throws {
         for uri in redirectURIs { try RedirectURIPolicy.validateForRegistration(uri) }
-        try await database.transaction { sql in
+        let now = clock.now
+        try await database.write { sql in
             try await sql.raw(
                 """
                 INSERT INTO apps (id, name, secret_hash, is_confidential, created_at)
-                VALUES (\(bind: id), \(bind: name), \(bind: Secrets.hash(secret)), \(bind: isConfidential ? 1 : 0), \(bind: UnixTime.now()))
+                VALUES (\(bind: id), \(bind: name), \(bind: Secrets.hash(secret)), \(bind: isConfidential ? 1 : 0), \(bind: now))
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, secret_hash = excluded.secret_hash,
                     is_confidential = excluded.is_confidential
                 """
@@ -57,7 +59,7 @@ public struct AppStore: Sendable {
 
     /// The app with this client id.
     public func find(id: String) async throws -> AppRecord? {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             guard let row = try await sql.raw("SELECT * FROM apps WHERE id = \(bind: id)").first(decoding: AppRow.self, with: .snakeCase)
             else { return nil }
             let uris = try await sql.raw("SELECT uri FROM app_redirect_uris WHERE app_id = \(bind: id) ORDER BY uri")
@@ -68,7 +70,7 @@ public struct AppStore: Sendable {
 
     /// Every app, oldest first.
     public func list() async throws -> [AppRecord] {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             let rows = try await sql.raw("SELECT * FROM apps ORDER BY created_at, id").all(decoding: AppRow.self, with: .snakeCase)
             let uriRows = try await sql.raw("SELECT app_id, uri FROM app_redirect_uris ORDER BY uri").all()
             var urisByApp: [String: [String]] = [:]

@@ -4,11 +4,12 @@ import SQLKit
 /// The logins people have given apps, and the permission each holds.
 struct AuthorizationStore: Sendable {
     let database: Database
+    let clock: any WallClock
     let generation: GrantGeneration?
 
     /// The person's current (not revoked) login to the app, if any.
     func active(userID: String, appID: String) async throws -> Authorization? {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             guard
                 let row = try await sql.raw(
                     "SELECT * FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
@@ -20,7 +21,7 @@ struct AuthorizationStore: Sendable {
 
     /// Every current login a person has given, oldest first.
     func active(userID: String) async throws -> [Authorization] {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             var authorizations: [Authorization] = []
             for row in try await sql.raw(
                 "SELECT * FROM authorizations WHERE user_id = \(bind: userID) AND revoked_at IS NULL ORDER BY created_at, id"
@@ -33,7 +34,7 @@ struct AuthorizationStore: Sendable {
 
     /// The login with this id, revoked or not.
     func find(id: String) async throws -> Authorization? {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             guard
                 let row = try await sql.raw("SELECT * FROM authorizations WHERE id = \(bind: id)")
                     .first(decoding: AuthorizationRow.self, with: .snakeCase)
@@ -47,8 +48,8 @@ struct AuthorizationStore: Sendable {
     func recordConsent(
         userID: String, appID: String, granted: Set<Permission>, declined: Set<Permission>
     ) async throws -> Authorization {
-        let now = UnixTime.now()
-        let authorizationID = try await generation.changing { try await database.transaction { sql -> String in
+        let now = clock.now
+        let authorizationID = try await generation.changing { try await database.write { sql -> String in
             let existing = try await sql.raw(
                 "SELECT id FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
             ).first(decodingColumn: "id", as: String.self)
@@ -80,10 +81,11 @@ struct AuthorizationStore: Sendable {
     /// Marks one permission declined: the app no longer holds it, and the dialog asks for it again
     /// only with `auth_type=rerequest`.
     func revoke(_ permission: Permission, in authorizationID: String) async throws {
-        try await generation.changing { try await database.withConnection { sql in
+        let now = clock.now
+        try await generation.changing { try await database.write { sql in
             try await sql.raw(
                 """
-                UPDATE authorization_permissions SET status = \(bind: Authorization.Status.declined.rawValue), updated_at = \(bind: UnixTime.now())
+                UPDATE authorization_permissions SET status = \(bind: Authorization.Status.declined.rawValue), updated_at = \(bind: now)
                 WHERE authorization_id = \(bind: authorizationID) AND permission = \(bind: permission.rawValue)
                 """
             ).run()
@@ -92,9 +94,10 @@ struct AuthorizationStore: Sendable {
 
     /// Ends a login: every token of it fails from now on, and the next login starts afresh.
     func revokeAll(_ authorizationID: String) async throws {
-        try await generation.changing { try await database.withConnection { sql in
+        let now = clock.now
+        try await generation.changing { try await database.write { sql in
             try await sql.raw(
-                "UPDATE authorizations SET revoked_at = \(bind: UnixTime.now()) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL"
+                "UPDATE authorizations SET revoked_at = \(bind: now) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL"
             ).run()
         } }
     }

@@ -3,12 +3,13 @@ import SQLKit
 /// Who is logged in to the dialog in a browser: the cookie holds a random id, the database its hash.
 struct BrowserSessionStore: Sendable {
     let database: Database
+    let clock: any WallClock
 
     /// Starts a session for a person; returns the cookie value.
     func start(userID: String, lifetime: Int) async throws -> String {
         let id = Secrets.generate(byteCount: 32)
-        let now = UnixTime.now()
-        try await database.withConnection { sql in
+        let now = clock.now
+        try await database.write { sql in
             try await sql.raw(
                 "INSERT INTO browser_sessions (id_hash, user_id, created_at, expires_at) VALUES (\(bind: Secrets.hash(id)), \(bind: userID), \(bind: now), \(bind: now + lifetime))"
             ).run()
@@ -18,16 +19,17 @@ struct BrowserSessionStore: Sendable {
 
     /// The person a session cookie belongs to, if the session is current.
     func userID(forCookie cookie: String) async throws -> String? {
-        try await database.withConnection { sql in
+        let now = clock.now
+        return try await database.read { sql in
             try await sql.raw(
-                "SELECT user_id FROM browser_sessions WHERE id_hash = \(bind: Secrets.hash(cookie)) AND expires_at > \(bind: UnixTime.now())"
+                "SELECT user_id FROM browser_sessions WHERE id_hash = \(bind: Secrets.hash(cookie)) AND expires_at > \(bind: now)"
             ).first(decodingColumn: "user_id", as: String.self)
         }
     }
 
     /// Ends a session.
     func end(cookie: String) async throws {
-        try await database.withConnection { sql in
+        try await database.write { sql in
             try await sql.raw("DELETE FROM browser_sessions WHERE id_hash = \(bind: Secrets.hash(cookie))").run()
         }
     }

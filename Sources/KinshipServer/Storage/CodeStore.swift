@@ -17,14 +17,15 @@ struct AuthorizationCodeRecord: Decodable, Sendable {
 /// Authorization codes: issued by the dialog, exchanged once at the token endpoint.
 struct CodeStore: Sendable {
     let database: Database
+    let clock: any WallClock
 
     /// Issues a code and returns it; the database keeps only its hash.
     func issue(
         authorization: Authorization, redirectURI: String, codeChallenge: String?, lifetime: Int
     ) async throws -> String {
         let code = Secrets.generate(prefix: "kac_")
-        let now = UnixTime.now()
-        try await database.withConnection { sql in
+        let now = clock.now
+        try await database.write { sql in
             try await sql.raw(
                 """
                 INSERT INTO authorization_codes (code_hash, authorization_id, app_id, user_id, redirect_uri, code_challenge, created_at, expires_at)
@@ -38,7 +39,7 @@ struct CodeStore: Sendable {
 
     /// The stored record of a code, used or not.
     func find(code: String) async throws -> AuthorizationCodeRecord? {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             try await sql.raw("SELECT * FROM authorization_codes WHERE code_hash = \(bind: Secrets.hash(code))")
                 .first(decoding: AuthorizationCodeRecord.self, with: .snakeCase)
         }
@@ -47,9 +48,10 @@ struct CodeStore: Sendable {
     /// Marks a code used. Returns `false` when another request used it first: only one exchange of
     /// a code can ever succeed, even with several server processes.
     func consume(codeHash: String) async throws -> Bool {
-        try await database.withConnection { sql in
+        let now = clock.now
+        return try await database.write { sql in
             try await sql.raw(
-                "UPDATE authorization_codes SET used_at = \(bind: UnixTime.now()) WHERE code_hash = \(bind: codeHash) AND used_at IS NULL RETURNING code_hash"
+                "UPDATE authorization_codes SET used_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND used_at IS NULL RETURNING code_hash"
             ).first() != nil
         }
     }

@@ -1,14 +1,11 @@
-import AsyncKit
-import Foundation
 import Logging
-import NIOCore
-import NIOPosix
-import PostgresKit
-import SQLiteKit
 import SQLKit
 
-/// Kinship's connection to its storage: a pool of SQLite or PostgreSQL connections behind one
-/// SQL interface, so every store runs the same queries on both engines.
+/// Kinship's storage: an SQLite file or a PostgreSQL server behind one SQL interface, so every
+/// store runs the same queries on both engines.
+///
+/// Every use says whether it reads or writes. On SQLite that is what lets reads run beside the one
+/// writer (see ``SQLiteConnectionPool``); on PostgreSQL a write is a transaction.
 public final class Database: Sendable {
     /// The SQL engine behind a ``Database``.
     public enum Engine: String, Sendable {
@@ -16,86 +13,70 @@ public final class Database: Sendable {
         case postgres
     }
 
-    /// AsyncKit's pools lock internally and are used from every event loop; they predate `Sendable`.
-    private enum Pool: @unchecked Sendable {
-        case sqlite(EventLoopGroupConnectionPool<KinshipSQLiteSource>)
-        case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
+    private enum Backend: Sendable {
+        case sqlite(SQLiteConnectionPool)
+        case postgres(PostgresConnectionPool)
     }
 
     public let engine: Engine
     public let location: DatabaseLocation
-    private let pool: Pool
-    private let logger: Logger
+    private let backend: Backend
 
-    /// Opens a pool of connections. Nothing is read or written until the first query.
-    public init(
-        location: DatabaseLocation, logger: Logger, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    ) {
+    private init(location: DatabaseLocation, engine: Engine, backend: Backend) {
         self.location = location
-        self.logger = logger
+        self.engine = engine
+        self.backend = backend
+    }
+
+    /// Opens the database: for SQLite the file (created when missing) and its connections, for
+    /// PostgreSQL a pool that connects on first use.
+    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> Database {
         switch location {
         case .sqlite(let path):
-            self.engine = .sqlite
-            self.pool = .sqlite(
-                EventLoopGroupConnectionPool(
-                    source: KinshipSQLiteSource(path: path), maxConnectionsPerEventLoop: 2, logger: logger,
-                    on: eventLoopGroup))
+            let pool = try await SQLiteConnectionPool.open(path: path, readerCount: 4, logger: logger)
+            return Database(location: location, engine: .sqlite, backend: .sqlite(pool))
         case .postgres(let configuration):
-            self.engine = .postgres
-            self.pool = .postgres(
-                EventLoopGroupConnectionPool(
-                    source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
-                    logger: logger, on: eventLoopGroup))
+            let pool = PostgresConnectionPool(configuration: configuration, connectionsPerEventLoop: 4, logger: logger)
+            return Database(location: location, engine: .postgres, backend: .postgres(pool))
         }
     }
 
-    /// Runs `body` with one connection from the pool. Queries are never logged: their binds hold
-    /// password and token hashes.
-    public func withConnection<Result: Sendable>(
-        _ body: @Sendable (any SQLDatabase) async throws -> Result
-    ) async throws -> Result {
-        switch pool {
-        case .sqlite(let pool):
-            let connection = try await pool.requestConnection(logger: logger).get()
-            defer { pool.releaseConnection(connection, logger: logger) }
-            return try await body(connection.sql(queryLogLevel: nil))
-        case .postgres(let pool):
-            let connection = try await pool.requestConnection(logger: logger).get()
-            defer { pool.releaseConnection(connection, logger: logger) }
-            return try await body(connection.sql(queryLogLevel: nil))
-        }
-    }
-
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body`, which only reads. Queries are never logged: their binds hold password and
+    /// token hashes.
     ///
-    /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`), so two writers
-    /// queue on the busy timeout instead of failing half-way.
-    public func transaction<Result: Sendable>(
-        _ body: @Sendable (any SQLDatabase) async throws -> Result
-    ) async throws -> Result {
-        let begin = engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        return try await withConnection { sql in
-            try await sql.raw(SQLQueryString(begin)).run()
-            do {
-                let result = try await body(sql)
-                try await sql.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
+    /// - Throws: ``DatabaseUnavailable`` when the database cannot be reached or stays busy; any
+    ///   error `body` throws.
+    public func read<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        do {
+            switch backend {
+            case .sqlite(let pool): return try await pool.read(body)
+            case .postgres(let pool): return try await pool.withConnection(body)
             }
+        } catch {
+            throw DatabaseUnavailable(error) ?? error
+        }
+    }
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// - Throws: ``DatabaseUnavailable`` when the database cannot be reached or stays busy; any
+    ///   error `body` throws.
+    public func write<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        do {
+            switch backend {
+            case .sqlite(let pool): return try await pool.write(body)
+            case .postgres(let pool): return try await pool.transaction(body)
+            }
+        } catch {
+            throw DatabaseUnavailable(error) ?? error
         }
     }
 
     /// Closes every connection.
-    public func shutdown() async {
-        do {
-            switch pool {
-            case .sqlite(let pool): try await pool.shutdownAsync()
-            case .postgres(let pool): try await pool.shutdownAsync()
-            }
-        } catch {
-            logger.warning("Closing the database connections failed", metadata: ["error": "\(error)"])
+    public func close() async {
+        switch backend {
+        case .sqlite(let pool): await pool.close()
+        case .postgres(let pool): await pool.close()
         }
     }
 }

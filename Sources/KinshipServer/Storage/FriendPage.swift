@@ -56,7 +56,7 @@ extension FriendStore {
                 """
             ).all()
         }
-        return try await database.withConnection { sql in
+        return try await database.read { sql in
             let forward = before == nil
             let rows = try await query(sql, forward ? after : before, forward: forward, limit: limit + 1, select: "u.*")
             var friends = try rows.prefix(limit).map { try $0.decode(model: UserRecord.self) }
@@ -75,7 +75,7 @@ extension FriendStore {
 
     /// How many friends a person has, whether or not they use any app.
     func friendCount(of userID: String) async throws -> Int {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             try await sql.raw("SELECT COUNT(*) AS total FROM friendships WHERE user_id = \(bind: userID)")
                 .first(decodingColumn: "total", as: Int.self) ?? 0
         }

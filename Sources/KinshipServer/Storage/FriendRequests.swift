@@ -36,18 +36,19 @@ extension FriendStore {
     /// instead of adding a second one.
     public func sendRequest(from fromUserID: String, to toUserID: String) async throws -> FriendRequestOutcome {
         guard fromUserID != toUserID else { throw AccountError.invalid("A person cannot befriend themselves.") }
-        return try await database.transaction { sql in
+        let now = clock.now
+        return try await database.write { sql in
             for id in [fromUserID, toUserID] where try await sql.raw("SELECT id FROM users WHERE id = \(bind: id)").first() == nil {
                 throw AccountError.unknownUser(id)
             }
             if try await Self.areFriends(fromUserID, toUserID, sql) { return .alreadyFriends }
             if try await Self.requestExists(from: toUserID, to: fromUserID, sql) {
-                try await Self.makeFriends(fromUserID, toUserID, sql)
+                try await Self.makeFriends(fromUserID, toUserID, at: now, sql)
                 return .becameFriends
             }
             if try await Self.requestExists(from: fromUserID, to: toUserID, sql) { return .alreadyRequested }
             try await sql.raw(
-                "INSERT INTO friend_requests (from_user_id, to_user_id, created_at) VALUES (\(bind: fromUserID), \(bind: toUserID), \(bind: UnixTime.now()))"
+                "INSERT INTO friend_requests (from_user_id, to_user_id, created_at) VALUES (\(bind: fromUserID), \(bind: toUserID), \(bind: now))"
             ).run()
             return .requested
         }
@@ -55,27 +56,28 @@ extension FriendStore {
 
     /// Accepts the request `fromUserID` sent `toUserID`: they become friends.
     public func accept(requestFrom fromUserID: String, to toUserID: String) async throws {
-        try await database.transaction { sql in
+        let now = clock.now
+        try await database.write { sql in
             guard try await Self.requestExists(from: fromUserID, to: toUserID, sql) else {
                 throw FriendRequestError.noSuchRequest(from: fromUserID, to: toUserID)
             }
-            try await Self.makeFriends(fromUserID, toUserID, sql)
+            try await Self.makeFriends(fromUserID, toUserID, at: now, sql)
         }
     }
 
     /// Declines a request (the recipient says no) or withdraws it (the sender changes their mind).
     public func dropRequest(from fromUserID: String, to toUserID: String) async throws {
-        try await database.withConnection { sql in
-            guard try await Self.requestExists(from: fromUserID, to: toUserID, sql) else {
-                throw FriendRequestError.noSuchRequest(from: fromUserID, to: toUserID)
-            }
-            try await sql.raw("DELETE FROM friend_requests WHERE from_user_id = \(bind: fromUserID) AND to_user_id = \(bind: toUserID)").run()
+        let dropped = try await database.write { sql in
+            try await sql.raw(
+                "DELETE FROM friend_requests WHERE from_user_id = \(bind: fromUserID) AND to_user_id = \(bind: toUserID) RETURNING created_at"
+            ).first() != nil
         }
+        guard dropped else { throw FriendRequestError.noSuchRequest(from: fromUserID, to: toUserID) }
     }
 
     /// Ends a friendship, both ways. Ending one that does not exist changes nothing.
     public func unfriend(_ userID: String, _ friendID: String) async throws {
-        try await database.withConnection { sql in
+        try await database.write { sql in
             try await sql.raw(
                 """
                 DELETE FROM friendships WHERE (user_id = \(bind: userID) AND friend_id = \(bind: friendID))
@@ -101,7 +103,7 @@ extension FriendStore {
             let to_user_id: String
             let created_at: Int
         }
-        return try await database.withConnection { sql in
+        return try await database.read { sql in
             try await sql.raw(
                 "SELECT from_user_id, to_user_id, created_at FROM friend_requests WHERE \(ident: column) = \(bind: userID) ORDER BY created_at, from_user_id, to_user_id"
             ).all(decoding: Row.self)
@@ -118,8 +120,7 @@ extension FriendStore {
     }
 
     /// Stores the friendship both ways and clears the requests between the two.
-    static func makeFriends(_ userID: String, _ friendID: String, _ sql: any SQLDatabase) async throws {
-        let now = UnixTime.now()
+    static func makeFriends(_ userID: String, _ friendID: String, at now: Int, _ sql: any SQLDatabase) async throws {
         for (from, to) in [(userID, friendID), (friendID, userID)] {
             try await sql.raw(
                 """

@@ -9,19 +9,21 @@ import SQLKit
 /// that applies it.
 struct Migrator {
     let database: Database
+    let clock: any WallClock
     let logger: Logger
 
     /// Applies every step not applied yet; returns the versions it applied.
     @discardableResult
     func migrate(_ migrations: [Migration] = Schema.migrations) async throws -> [Int] {
-        try await database.withConnection { sql in
+        try await database.write { sql in
             try await sql.raw(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
             ).run()
         }
         let engine = database.engine
         let logger = self.logger
-        return try await database.transaction { sql in
+        let now = clock.now
+        return try await database.write { sql in
             if engine == .postgres {
                 try await sql.raw("SELECT pg_advisory_xact_lock(7428190)").run()
             }
@@ -35,7 +37,7 @@ struct Migrator {
                     try await sql.raw(SQLQueryString(statement)).run()
                 }
                 try await sql.raw(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: UnixTime.now()))"
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))"
                 ).run()
                 newlyApplied.append(migration.version)
             }

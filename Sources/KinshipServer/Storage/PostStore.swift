@@ -19,16 +19,18 @@ struct PostStore: Sendable {
     }
 
     let database: Database
+    let clock: any WallClock
 
     /// Posts a message; refuses the same message as the person's latest post.
     func publish(userID: String, appID: String, message: String, link: String?) async throws -> PostRecord {
-        try await database.transaction { sql in
+        let now = clock.now
+        return try await database.write { sql in
             let latest = try await sql.raw(
                 "SELECT * FROM posts WHERE user_id = \(bind: userID) ORDER BY sequence DESC LIMIT 1"
             ).first(decoding: PostRecord.self, with: .snakeCase)
             if latest?.message == message { throw Refusal.duplicate }
             let post = PostRecord(
-                id: Secrets.numericID(), userId: userID, appId: appID, message: message, link: link, createdAt: UnixTime.now(),
+                id: Secrets.numericID(), userId: userID, appId: appID, message: message, link: link, createdAt: now,
                 sequence: (latest?.sequence ?? 0) + 1)
             try await sql.raw(
                 """
@@ -43,7 +45,7 @@ struct PostStore: Sendable {
 
     /// A person's posts, newest first, older than `beforeSequence` when given.
     func timeline(of userID: String, beforeSequence: Int?, limit: Int) async throws -> [PostRecord] {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             try await sql.raw(
                 """
                 SELECT * FROM posts WHERE user_id = \(bind: userID) AND sequence < \(bind: beforeSequence ?? Int.max)

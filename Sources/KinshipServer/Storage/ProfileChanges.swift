@@ -12,10 +12,12 @@ struct ProfileChanges: Sendable, Equatable {
     var birthday: String?
     var hometown: String?
     var location: String?
+    /// Whether others may find the person by their exact email address.
+    var findableByEmail: Bool
 
     init(
         name: String, firstName: String? = nil, lastName: String? = nil, birthday: String? = nil, hometown: String? = nil,
-        location: String? = nil
+        location: String? = nil, findableByEmail: Bool = false
     ) {
         self.name = name
         self.firstName = firstName
@@ -23,6 +25,7 @@ struct ProfileChanges: Sendable, Equatable {
         self.birthday = birthday
         self.hometown = hometown
         self.location = location
+        self.findableByEmail = findableByEmail
     }
 
     /// The account with the changes as typed, for showing a refused form again.
@@ -30,6 +33,7 @@ struct ProfileChanges: Sendable, Equatable {
         var user = user
         (user.name, user.firstName, user.lastName) = (name, firstName, lastName)
         (user.birthday, user.hometown, user.location) = (birthday, hometown, location)
+        user.findableByEmail = findableByEmail ? 1 : 0
         return user
     }
 
@@ -41,7 +45,8 @@ struct ProfileChanges: Sendable, Equatable {
         }
         var changes = ProfileChanges(
             name: name.trimmingCharacters(in: .whitespacesAndNewlines), firstName: cleaned(firstName),
-            lastName: cleaned(lastName), birthday: cleaned(birthday), hometown: cleaned(hometown), location: cleaned(location))
+            lastName: cleaned(lastName), birthday: cleaned(birthday), hometown: cleaned(hometown), location: cleaned(location),
+            findableByEmail: findableByEmail)
         try NewUser.checkProfile(
             name: changes.name, birthday: changes.birthday, gender: nil, hometown: changes.hometown, location: changes.location)
         for (label, part) in [("first name", changes.firstName), ("last name", changes.lastName)] {
@@ -60,12 +65,13 @@ extension UserStore {
     /// checks, which hold the person's record, are emptied in every process.
     func update(_ userID: String, with changes: ProfileChanges) async throws -> UserRecord {
         let changes = try changes.normalized()
-        try await generation.changing { try await database.withConnection { sql in
+        try await generation.changing { try await database.write { sql in
             try await sql.raw(
                 """
                 UPDATE users SET name = \(bind: changes.name), first_name = \(bind: changes.firstName),
                     last_name = \(bind: changes.lastName), middle_name = \(bind: changes.middleName), birthday = \(bind: changes.birthday),
-                    hometown = \(bind: changes.hometown), location = \(bind: changes.location)
+                    hometown = \(bind: changes.hometown), location = \(bind: changes.location),
+                    findable_by_email = \(bind: changes.findableByEmail ? 1 : 0)
                 WHERE id = \(bind: userID)
                 """
             ).run()
@@ -77,22 +83,23 @@ extension UserStore {
     /// The accounts with these ids that exist, sorted by name.
     func find(ids: [String]) async throws -> [UserRecord] {
         guard !ids.isEmpty else { return [] }
-        return try await database.withConnection { sql in
+        return try await database.read { sql in
             try await sql.raw("SELECT * FROM users WHERE id IN (\(binds: ids)) ORDER BY name, id").all(decoding: UserRecord.self)
         }
     }
 
-    /// People whose name contains `text` (any case), by name, at most `limit`.
+    /// People whose name contains `text` (any case), or whose username is `text`, or whose email is
+    /// `text` when they allow being found by it; by name, at most `limit`.
     func search(name text: String, limit: Int) async throws -> [UserRecord] {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !text.isEmpty else { return [] }
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        return try await database.withConnection { sql in
+        return try await database.read { sql in
             try await sql.raw(
                 """
                 SELECT * FROM users WHERE lower(name) LIKE \(bind: "%" + escaped + "%") ESCAPE '\\'
-                    OR email = \(bind: text) OR username = \(bind: text)
+                    OR (email = \(bind: text) AND findable_by_email = 1) OR username = \(bind: text)
                 ORDER BY name, id LIMIT \(bind: limit)
                 """
             ).all(decoding: UserRecord.self)

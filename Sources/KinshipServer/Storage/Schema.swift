@@ -172,5 +172,33 @@ enum Schema {
                 "CREATE INDEX friend_requests_to ON friend_requests (to_user_id, created_at)",
             ]
         },
+        Migration(version: 5, name: "atomic limits, server keys out of the database, finding people by email") { _ in
+            [
+                // A login attempt is counted when it starts, before its password is checked, so that
+                // parallel attempts cannot all pass the limit. `settled` is 0 while the check runs.
+                """
+                CREATE TABLE login_attempts (
+                    id TEXT PRIMARY KEY,
+                    subject TEXT NOT NULL,
+                    started_at BIGINT NOT NULL,
+                    settled INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX login_attempts_by_subject ON login_attempts (subject, started_at)",
+                "DROP TABLE login_failures",
+                """
+                CREATE TABLE rate_counters (
+                    subject TEXT NOT NULL,
+                    window_start BIGINT NOT NULL,
+                    hits INTEGER NOT NULL,
+                    PRIMARY KEY (subject, window_start)
+                )
+                """,
+                "CREATE INDEX rate_counters_by_window ON rate_counters (window_start)",
+                // The CSRF key and the sample app's secret are derived from the server secret now.
+                "DROP TABLE server_keys",
+                "ALTER TABLE users ADD COLUMN findable_by_email INTEGER NOT NULL DEFAULT 0",
+            ]
+        },
     ]
 }

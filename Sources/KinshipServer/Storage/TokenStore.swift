@@ -29,6 +29,7 @@ struct AccessTokenRecord: Decodable, Sendable {
 /// Access tokens: issue, look up, revoke.
 struct TokenStore: Sendable {
     let database: Database
+    let clock: any WallClock
     let generation: GrantGeneration?
 
     /// Issues a token for a login; returns the token (shown once) and its record.
@@ -36,12 +37,12 @@ struct TokenStore: Sendable {
         authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?
     ) async throws -> (token: String, record: AccessTokenRecord) {
         let token = Secrets.generate(prefix: "kat_")
-        let now = UnixTime.now()
+        let now = clock.now
         let record = AccessTokenRecord(
             tokenHash: Secrets.hash(token), authorizationId: authorization.id, appId: authorization.appID,
             userId: authorization.userID, lifetime: lifetime.rawValue, codeHash: codeHash, issuedAt: now,
             expiresAt: now + seconds, revokedAt: nil)
-        try await database.withConnection { sql in
+        try await database.write { sql in
             try await sql.raw(
                 """
                 INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at)
@@ -55,7 +56,7 @@ struct TokenStore: Sendable {
 
     /// The stored record of a token, whatever its state.
     func find(token: String) async throws -> AccessTokenRecord? {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             try await sql.raw("SELECT * FROM access_tokens WHERE token_hash = \(bind: Secrets.hash(token))")
                 .first(decoding: AccessTokenRecord.self)
         }
@@ -63,18 +64,20 @@ struct TokenStore: Sendable {
 
     /// Revokes one token.
     func revoke(tokenHash: String) async throws {
-        try await generation.changing { try await database.withConnection { sql in
+        let now = clock.now
+        try await generation.changing { try await database.write { sql in
             try await sql.raw(
-                "UPDATE access_tokens SET revoked_at = \(bind: UnixTime.now()) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL"
+                "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL"
             ).run()
         } }
     }
 
     /// Revokes every token that came from one authorization code (used when the code is replayed).
     func revokeTokens(issuedFromCodeHash codeHash: String) async throws {
-        try await generation.changing { try await database.withConnection { sql in
+        let now = clock.now
+        try await generation.changing { try await database.write { sql in
             try await sql.raw(
-                "UPDATE access_tokens SET revoked_at = \(bind: UnixTime.now()) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
+                "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
             ).run()
         } }
     }

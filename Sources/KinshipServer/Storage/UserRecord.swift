@@ -16,11 +16,17 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var location: String?
     public var passwordChangedAt: Int
     public var createdAt: Int
+    /// 1 when the person lets others find them by typing their exact email address, else 0.
+    var findableByEmail: Int
+
+    /// Whether others may find the person by typing their exact email address (off unless they
+    /// turn it on: an address someone knows must not reveal a name and an id by itself).
+    public var isFindableByEmail: Bool { findableByEmail != 0 }
 
     /// Column names, so rows decode without converting every key's case on the hot path.
     enum CodingKeys: String, CodingKey {
         case id, name, username, email, gender, locale, birthday, hometown, location
         case firstName = "first_name", middleName = "middle_name", lastName = "last_name", passwordHash = "password_hash"
-        case passwordChangedAt = "password_changed_at", createdAt = "created_at"
+        case passwordChangedAt = "password_changed_at", createdAt = "created_at", findableByEmail = "findable_by_email"
     }
 }

@@ -4,6 +4,7 @@ import SQLKit
 /// Accounts: create, find by id or by what a person types at the login form, list.
 public struct UserStore: Sendable {
     let database: Database
+    let clock: any WallClock
     let passwords: PasswordHasher
     /// Bumped when a profile changes: cached token checks hold the person's record.
     let generation: GrantGeneration?
@@ -12,13 +13,13 @@ public struct UserStore: Sendable {
     public func create(_ newUser: NewUser) async throws -> UserRecord {
         let user = try newUser.normalized()
         let passwordHash = try await passwords.hash(user.password)
-        let now = UnixTime.now()
+        let now = clock.now
         let record = UserRecord(
             id: Secrets.numericID(), name: user.name, firstName: user.firstName, middleName: user.middleName,
             lastName: user.lastName, username: user.username, email: user.email, passwordHash: passwordHash,
             gender: user.gender, locale: user.locale, birthday: user.birthday, hometown: user.hometown,
-            location: user.location, passwordChangedAt: now, createdAt: now)
-        try await database.transaction { sql in
+            location: user.location, passwordChangedAt: now, createdAt: now, findableByEmail: 0)
+        try await database.write { sql in
             if try await sql.raw("SELECT id FROM users WHERE email = \(bind: record.email)").first() != nil {
                 throw AccountError.emailTaken(record.email)
             }
@@ -43,7 +44,7 @@ public struct UserStore: Sendable {
 
     /// The account with this id.
     public func find(id: String) async throws -> UserRecord? {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first(decoding: UserRecord.self)
         }
     }
@@ -52,7 +53,7 @@ public struct UserStore: Sendable {
     public func find(login: String) async throws -> UserRecord? {
         let login = login.trimmingCharacters(in: .whitespaces).lowercased()
         guard !login.isEmpty else { return nil }
-        return try await database.withConnection { sql in
+        return try await database.read { sql in
             try await sql.raw("SELECT * FROM users WHERE email = \(bind: login) OR username = \(bind: login)")
                 .first(decoding: UserRecord.self)
         }
@@ -60,7 +61,7 @@ public struct UserStore: Sendable {
 
     /// Every account, oldest first.
     public func list() async throws -> [UserRecord] {
-        try await database.withConnection { sql in
+        try await database.read { sql in
             try await sql.raw("SELECT * FROM users ORDER BY created_at, id").all(decoding: UserRecord.self)
         }
     }

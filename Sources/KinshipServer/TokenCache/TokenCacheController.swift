@@ -9,14 +9,9 @@ import NIOCore
 /// is the only credential; an unknown, expired or wrong key is one and the same 404.
 struct TokenCacheController: Sendable {
     let store: TokenCacheStore
+    let rateLimits: RateLimitStore
     /// Requests one address may make a minute: enough for apps, useless for guessing keys.
     let perAddressPerMinute: Int
-    private let counter = PerMinuteCounter()
-
-    init(store: TokenCacheStore, perAddressPerMinute: Int) {
-        self.store = store
-        self.perAddressPerMinute = perAddressPerMinute
-    }
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.put("/token_cache/:key") { request, context in try await answer(request, context) { try await put($0, $1, $2) } }
@@ -33,8 +28,13 @@ struct TokenCacheController: Sendable {
         _ request: Request, _ context: KinshipRequestContext,
         _ handle: (Request, String, KinshipRequestContext) async throws -> Response
     ) async throws -> Response {
-        if counter.count([context.clientAddress])[0] > perAddressPerMinute {
-            return Self.error(.tooManyRequests, "Too many token cache requests from this address; wait a minute.")
+        // Counted before the key is looked at, so parallel guesses get no more tries than the limit.
+        if let retryAfter = try await rateLimits.hit(
+            "token-cache:" + context.clientAddress, limit: perAddressPerMinute, windowSeconds: 60)
+        {
+            var response = Self.error(.tooManyRequests, "Too many token cache requests from this address; wait a minute.")
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
         }
         guard let key = context.parameters.get("key"), TokenCacheStore.isValidKey(key) else {
             return Self.error(.badRequest, "The key must be 22 to 128 base64url characters (at least 128 random bits).")
@@ -43,7 +43,7 @@ struct TokenCacheController: Sendable {
     }
 
     private func put(_ request: Request, _ key: String, _ context: KinshipRequestContext) async throws -> Response {
-        let now = UnixTime.now()
+        let now = store.clock.now
         guard let expiresAt = FormReader.query(of: request)["expires_at"].flatMap(Int.init), expiresAt > now else {
             return Self.error(.badRequest, "expires_at must be a future time in Unix seconds (the token's expiry).")
         }

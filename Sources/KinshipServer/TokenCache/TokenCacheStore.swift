@@ -16,6 +16,7 @@ struct TokenCacheStore: Sendable {
     static let maximumBytes = 8 * 1024
 
     let database: Database
+    let clock: any WallClock
 
     /// Whether a key is one a client could have made: 22 to 128 base64url characters (≥ 128 bits).
     static func isValidKey(_ key: String) -> Bool {
@@ -24,8 +25,8 @@ struct TokenCacheStore: Sendable {
 
     func put(key: String, entry: Data, expiresAt: Int) async throws {
         let sealed = try AES.GCM.seal(entry, using: Self.sealingKey(for: key)).combined!
-        let now = UnixTime.now()
-        try await database.withConnection { sql in
+        let now = clock.now
+        try await database.write { sql in
             try await sql.raw(
                 """
                 INSERT INTO token_cache_entries (key_hash, ciphertext, expires_at, updated_at)
@@ -40,9 +41,10 @@ struct TokenCacheStore: Sendable {
 
     /// The entry under a key, if there is one and it has not expired.
     func get(key: String) async throws -> Data? {
-        let row = try await database.withConnection { sql in
+        let now = clock.now
+        let row = try await database.read { sql in
             try await sql.raw(
-                "SELECT ciphertext FROM token_cache_entries WHERE key_hash = \(bind: Self.lookupHash(for: key)) AND expires_at > \(bind: UnixTime.now())"
+                "SELECT ciphertext FROM token_cache_entries WHERE key_hash = \(bind: Self.lookupHash(for: key)) AND expires_at > \(bind: now)"
             ).first(decodingColumn: "ciphertext", as: Data.self)
         }
         guard let row else { return nil }
@@ -50,7 +52,7 @@ struct TokenCacheStore: Sendable {
     }
 
     func delete(key: String) async throws {
-        try await database.withConnection { sql in
+        try await database.write { sql in
             try await sql.raw("DELETE FROM token_cache_entries WHERE key_hash = \(bind: Self.lookupHash(for: key))").run()
         }
     }

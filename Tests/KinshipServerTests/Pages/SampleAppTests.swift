@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
 @testable import KinshipServer
+@testable import kinship
 import NIOCore
 import Testing
 
@@ -11,14 +12,14 @@ struct SampleAppTests {
     @Test("logged out, then a login without email: 'Email not shared', re-ask with rerequest, friends JSON with pinyin search",
         arguments: TestEngine.enabled)
     func loginAndProfile(engine: TestEngine) async throws {
-        try await withLiveServer(engine) { server in
+        try await withLiveServer(engine, builtInApps: [.sample]) { server in
             let ada = try await server.makeUser()
             let wei = try await server.makeUser(name: "张伟", email: "wei@example.com", username: "wei")
             let grace = try await server.makeUser(name: "Grace Hopper", email: "grace@example.com", username: "grace")
             for friend in [wei, grace] {
                 try await server.platform.friends.befriend(ada.id, friend.id)
                 _ = try await server.platform.authorizations.recordConsent(
-                    userID: friend.id, appID: SampleAppMount.appID, granted: [.userFriends], declined: [])
+                    userID: friend.id, appID: BuiltInApp.sample.id, granted: [.userFriends], declined: [])
             }
             let browser = server.browser()
             let loggedOut = try await browser.get("/sample")
@@ -52,7 +53,7 @@ struct SampleAppTests {
     @Test("settings: revoke user_friends and the picker explains; a forged form changes nothing; remove app logs out",
         arguments: TestEngine.enabled)
     func settings(engine: TestEngine) async throws {
-        try await withLiveServer(engine) { server in
+        try await withLiveServer(engine, builtInApps: [.sample]) { server in
             _ = try await server.makeUser()
             let browser = server.browser()
             _ = try await browser.sampleLogIn(server, untick: [])
@@ -79,13 +80,13 @@ struct SampleAppTests {
             #expect(after.body.contains("You're not logged in"))
             #expect(after.body.contains("Kinship Sample was removed"))
             let ada = try #require(try await server.platform.users.find(login: "ada@example.com"))
-            #expect(try await server.platform.authorizations.active(userID: ada.id, appID: SampleAppMount.appID) == nil)
+            #expect(try await server.platform.authorizations.active(userID: ada.id, appID: BuiltInApp.sample.id) == nil)
         }
     }
 
     @Test("errors a person understands: Cancel, a stale state, an app removed elsewhere, an expired token", arguments: TestEngine.enabled)
     func errors(engine: TestEngine) async throws {
-        try await withLiveServer(engine, configure: { $0.shortTokenLifetime = 5 }) { server in
+        try await withLiveServer(engine, builtInApps: [.sample], configure: { $0.shortTokenLifetime = 5 }) { server in
             let ada = try await server.makeUser()
             let browser = server.browser()
             _ = try await browser.logIn("ada@example.com")
@@ -101,11 +102,11 @@ struct SampleAppTests {
 
             let fresh = try await browser.sampleLogIn(server, untick: [])
             #expect(fresh.body.contains("You're logged in as"), "the 5-second token is still good right after the login")
-            try await Task.sleep(for: .seconds(6))
+            server.clock.advance(by: 6)
             #expect(try await browser.get("/sample").body.contains("Your login expired"))
 
             _ = try await browser.sampleLogIn(server, untick: [])
-            let authorization = try #require(try await server.platform.authorizations.active(userID: ada.id, appID: SampleAppMount.appID))
+            let authorization = try #require(try await server.platform.authorizations.active(userID: ada.id, appID: BuiltInApp.sample.id))
             try await server.platform.authorizations.revokeAll(authorization.id)
             let removed = try await browser.get("/sample")
             #expect(removed.body.contains("Kinship Sample was removed") && removed.body.contains("You're not logged in"))
@@ -124,7 +125,7 @@ extension Browser {
     func sampleLogIn(_ server: LiveServer, untick: [String]) async throws -> Page {
         _ = try await logIn("ada@example.com")
         let dialog = try #require(try await get("/sample/login").location)
-        #expect(dialog.contains("client_id=\(SampleAppMount.appID)"))
+        #expect(dialog.contains("client_id=\(BuiltInApp.sample.id)"))
         return try await finishSampleLogin(server, dialog: dialog, untick: untick)
     }
 

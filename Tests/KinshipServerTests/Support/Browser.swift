@@ -8,13 +8,24 @@ import NIOCore
 /// A scripted browser for the dialog: keeps cookies, reads forms, submits them. It does not follow
 /// redirects by itself, so tests can look at each one.
 final class Browser: @unchecked Sendable {
-    let client: any TestClientProtocol
+    /// Sends one request and returns the response head and body.
+    typealias Send = @Sendable (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> (HTTPResponse, ByteBuffer)
+
+    private let sendRequest: Send
     private(set) var cookies: [String: String] = [:]
     /// Every Set-Cookie header received, as sent.
     private(set) var setCookieHeaders: [String] = []
 
-    init(client: any TestClientProtocol) {
-        self.client = client
+    /// A browser on the live test framework's client.
+    convenience init(client: any TestClientProtocol) {
+        self.init { uri, method, headers, body in
+            let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+            return (response.head, response.body)
+        }
+    }
+
+    init(send: @escaping Send) {
+        self.sendRequest = send
     }
 
     func get(_ uri: String, headers: HTTPFields = [:]) async throws -> Page {
@@ -51,8 +62,8 @@ final class Browser: @unchecked Sendable {
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
         }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-        for header in response.headers[values: .setCookie] {
+        let (head, responseBody) = try await sendRequest(uri, method, headers, body)
+        for header in head.headerFields[values: .setCookie] {
             setCookieHeaders.append(header)
             let pair = header.split(separator: ";", maxSplits: 1)[0]
             guard let equals = pair.firstIndex(of: "=") else { continue }
@@ -61,7 +72,7 @@ final class Browser: @unchecked Sendable {
             let expired = header.lowercased().contains("max-age=0")
             cookies[name] = expired || value.isEmpty ? nil : value
         }
-        return Page(status: response.status, headers: response.headers, body: String(buffer: response.body))
+        return Page(status: head.status, headers: head.headerFields, body: String(buffer: responseBody))
     }
 }
 

@@ -10,7 +10,8 @@ import Testing
 /// The storage engines every storage-touching test runs on.
 ///
 /// PostgreSQL needs `KINSHIP_TEST_POSTGRES_URL` (the test script starts a throw-away server and
-/// sets it). `KINSHIP_TEST_ENGINES=sqlite` runs only SQLite, for a quick local loop.
+/// sets it); without it every PostgreSQL test fails. `KINSHIP_TEST_ENGINES=sqlite` runs only
+/// SQLite, for a quick local loop; a name that is not an engine stops the run.
 enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgres
@@ -19,7 +20,12 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     static var enabled: [TestEngine] {
         guard let list = ProcessInfo.processInfo.environment["KINSHIP_TEST_ENGINES"] else { return allCases }
-        return list.split(separator: ",").compactMap { TestEngine(rawValue: String($0)) }
+        return list.split(separator: ",").map { name in
+            guard let engine = TestEngine(rawValue: String(name)) else {
+                preconditionFailure("KINSHIP_TEST_ENGINES names \"\(name)\"; the engines are \(allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return engine
+        }
     }
 
     /// A fresh, empty database of this engine: a new SQLite file, or a new PostgreSQL schema.
@@ -36,13 +42,13 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 throw ScratchDatabaseError.postgresNotConfigured
             }
             let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let admin = Database(location: try DatabaseLocation(parsing: url), logger: Logger(label: "test.postgres"))
-            try await admin.withConnection { sql in try await sql.raw("CREATE SCHEMA \(ident: schema)").run() }
+            let admin = try await Database.open(try DatabaseLocation(parsing: url), logger: Logger(label: "test.postgres"))
+            try await admin.write { sql in try await sql.raw("CREATE SCHEMA \(ident: schema)").run() }
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.searchPath = [schema]
             return ScratchDatabase(location: .postgres(configuration)) {
-                try? await admin.withConnection { sql in try await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run() }
-                await admin.shutdown()
+                try? await admin.write { sql in try await sql.raw("DROP SCHEMA \(ident: schema) CASCADE").run() }
+                await admin.close()
             }
         }
     }

@@ -6,12 +6,13 @@ import KinshipServer
 import Logging
 import NIOCore
 
-/// A platform on a scratch database, opened for one test and removed after it.
+/// A platform on a scratch database, opened for one test and removed after it. Its clock stands
+/// still unless the test moves it.
 func withPlatform<Result: Sendable>(
-    _ engine: TestEngine, _ body: @Sendable (Platform) async throws -> Result
+    _ engine: TestEngine, clock: ManualClock = ManualClock(), _ body: @Sendable (Platform) async throws -> Result
 ) async throws -> Result {
     let scratch = try await engine.makeScratchDatabase()
-    let platform = try await Platform.open(scratch.location, bcryptCost: 4, logger: Logger(label: "test"))
+    let platform = try await Platform.open(scratch.location, bcryptCost: 4, clock: clock, logger: Logger(label: "test"))
     do {
         let result = try await body(platform)
         await platform.close()
@@ -28,23 +29,27 @@ func withPlatform<Result: Sendable>(
 struct LiveServer: Sendable {
     let platform: Platform
     let client: any TestClientProtocol
+    /// The platform's clock: move it to expire codes, tokens and limit windows.
+    let clock: ManualClock
 
     /// A new browser with an empty cookie jar.
     func browser() -> Browser { Browser(client: client) }
 }
 
 func withLiveServer(
-    _ engine: TestEngine, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ engine: TestEngine, builtInApps: [BuiltInApp] = [], configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (LiveServer) async throws -> Void
 ) async throws {
-    try await withPlatform(engine) { platform in
+    let clock = ManualClock()
+    try await withPlatform(engine, clock: clock) { platform in
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bcryptCost: 4)
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
-        let app = try await KinshipApplication.make(platform: platform, configuration: configuration, logger: logger)
+        let app = try await KinshipApplication.make(
+            platform: platform, configuration: configuration, builtInApps: builtInApps, logger: logger)
         try await app.test(.live) { client in
-            try await body(LiveServer(platform: platform, client: client))
+            try await body(LiveServer(platform: platform, client: client, clock: clock))
         }
     }
 }

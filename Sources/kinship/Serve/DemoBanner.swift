@@ -3,8 +3,8 @@ import KinshipServer
 
 /// What `kinship serve --demo` prints: the demo app and the people to log in as.
 enum DemoBanner {
-    static func seedAndPrint(_ platform: Platform) async throws {
-        if let credentials = try await DemoData.seedIfEmpty(platform) {
+    static func seedAndPrint(_ platform: Platform, builtInAppIDs: Set<String>) async throws {
+        if let credentials = try await DemoData.seedIfEmpty(platform, builtInAppIDs: builtInAppIDs) {
             print("Demo data created.")
             print("  app   \(credentials.app.name)  client_id=\(credentials.app.id)  client_secret=\(credentials.clientSecret)")
             print("        public app (PKCE); redirects: http://127.0.0.1:ANY-PORT/callback or kinship\(credentials.app.id)://authorize")
