@@ -9,11 +9,18 @@ let swiftSettings: [SwiftSetting] = [
 /// Test targets import what they use without listing every module a member comes from.
 let testSwiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+/// `KINSHIP_FUZZ=1` (set by `scripts/fuzz`) builds `kinship-fuzz` for libFuzzer: the modules whose
+/// parsers it feeds get coverage instrumentation and the executable links libFuzzer. The packages
+/// Kinship depends on are built as usual, so a fuzz build recompiles only Kinship's own code.
+let fuzzing = Context.environment["KINSHIP_FUZZ"] == "1"
+let instrumented: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+
 let package = Package(
     name: "kinship",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "kinship", targets: ["kinship"]),
+        .executable(name: "kinship-fuzz", targets: ["KinshipFuzz"]),
         .library(name: "KinshipCore", targets: ["KinshipCore"]),
         .library(name: "KinshipContacts", targets: ["KinshipContacts"]),
         .library(name: "KinshipKit", targets: ["KinshipKit"]),
@@ -39,16 +46,15 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         .target(
             name: "KinshipCore",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + instrumented
         ),
         .target(
             name: "KinshipContacts",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + instrumented
         ),
         .target(
             name: "KinshipKit",
@@ -65,7 +71,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + instrumented
         ),
         .target(
             name: "KinshipLoopback",
@@ -111,10 +117,23 @@ let package = Package(
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Atomics", package: "swift-atomics"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             resources: [.copy("Resources")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + instrumented
+        ),
+        .target(name: "KinshipFuzzDriver", path: "Fuzz/Sources/KinshipFuzzDriver"),
+        .executableTarget(
+            name: "KinshipFuzz",
+            dependencies: (fuzzing ? ["KinshipFuzzDriver"] : []) + [
+                "KinshipCore",
+                "KinshipServer",
+                "KinshipXMPP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Fuzz/Sources/KinshipFuzz",
+            swiftSettings: swiftSettings + (fuzzing ? [.define("KINSHIP_FUZZING"), .unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])] : []),
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
         ),
         .executableTarget(
             name: "kinship",

@@ -14,14 +14,13 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts", "e2e"))
-from kinship_e2e import demo_credentials, free_port, log_in, start_server  # noqa: E402
+from kinship_e2e import demo_credentials, free_port, log_in, start_server, stop  # noqa: E402
 from bench_support import release_binary  # noqa: E402
 
 
@@ -67,14 +66,6 @@ def start_bare_hummingbird(binary):
         process.kill()
         raise SystemExit("BareHummingbird did not start")
     return process, f"http://127.0.0.1:{port}"
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 def main():

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-import KinshipServer
+@testable import KinshipServer
+import Logging
 import NIOCore
 import Testing
 
@@ -16,11 +17,7 @@ struct ConcurrentWriteTests {
             let started = ContinuousClock.now
             let statuses = try await server.withBrowsers(64) { browsers in
                 try await concurrently(browsers) { index, browser in
-                    let token = try #require(try await browser.get("/signup").csrfToken)
-                    return try await browser.post("/signup", form: [
-                        "csrf_token": token, "name": "Person \(index)", "email": "person\(index)@example.com",
-                        "password": testPassword, "password_again": testPassword,
-                    ]).status
+                    try await browser.signUp(name: "Person \(index)", email: "person\(index)@example.com").status
                 }
             }
             #expect(statuses.allSatisfy { $0 == .seeOther }, "\(statuses.map(\.code))")
@@ -69,6 +66,107 @@ struct ConcurrentWriteTests {
             for person in people {
                 #expect(try await server.platform.friends.outgoingRequests(of: person.id).count == 1)
             }
+        }
+    }
+}
+
+/// Writes that read before they write, run at the same moment: on PostgreSQL two transactions
+/// would both read the same state and both write on it, unless they serialize.
+@Suite("Read-then-write at the same moment")
+struct ReadThenWriteTests {
+    @Test("twenty posts at once by one person get sequences 1 to 20", arguments: TestEngine.enabled)
+    func posts(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let ada = try await platform.users.create(NewUser(name: "Ada", email: "ada@example.com", password: "12345678"))
+            let sequences = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await platform.posts.publish(userID: ada.id, appID: "1", message: "post \(index)", link: nil).sequence }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(sequences.sorted() == Array(1...20))
+        }
+    }
+
+    @Test("one email signed up eight times at once: one account, seven told it is taken", arguments: TestEngine.enabled)
+    func sameEmail(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        do {
+                            _ = try await platform.users.create(NewUser(name: "Ada \(index)", email: "ada@example.com", password: "12345678"))
+                            return "created"
+                        } catch let error as AccountError {
+                            return error == .emailTaken("ada@example.com") ? "taken" : "\(error)"
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "created" }.count == 1)
+            #expect(outcomes.filter { $0 == "taken" }.count == 7, "\(outcomes)")
+        }
+    }
+
+    @Test("two people asking each other at the same moment become friends", arguments: TestEngine.enabled)
+    func mutualRequests(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            var pairs: [(String, String)] = []
+            for index in 0..<10 {
+                let one = try await platform.users.create(NewUser(name: "One \(index)", email: "one\(index)@example.com", password: "12345678"))
+                let other = try await platform.users.create(NewUser(name: "Other \(index)", email: "other\(index)@example.com", password: "12345678"))
+                pairs.append((one.id, other.id))
+            }
+            let everyPair = pairs
+            try await withThrowingTaskGroup(of: FriendRequestOutcome.self) { group in
+                for (one, other) in everyPair {
+                    group.addTask { try await platform.friends.sendRequest(from: one, to: other) }
+                    group.addTask { try await platform.friends.sendRequest(from: other, to: one) }
+                }
+                try await group.waitForAll()
+            }
+            for (one, other) in pairs {
+                #expect(try await platform.friends.areFriends(one, other))
+                #expect(try await platform.friends.incomingRequests(for: one).isEmpty)
+                #expect(try await platform.friends.incomingRequests(for: other).isEmpty)
+            }
+        }
+    }
+
+    @Test("eight consents to one app at once make one login", arguments: TestEngine.enabled)
+    func consents(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let ada = try await platform.users.create(NewUser(name: "Ada", email: "ada@example.com", password: "12345678"))
+            let (app, _) = try await platform.apps.create(name: "Demo", redirectURIs: ["http://127.0.0.1/callback"], isConfidential: false)
+            let ids = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await platform.authorizations.recordConsent(userID: ada.id, appID: app.id, granted: [.email], declined: []).id
+                    }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1)
+            #expect(try await platform.authorizations.active(userID: ada.id).count == 1)
+        }
+    }
+
+    @Test("two processes registering the same built-in app as they start", arguments: TestEngine.enabled)
+    func builtInRegistration(engine: TestEngine) async throws {
+        try await withPlatform(engine) { first in
+            let second = try await Platform.open(first.database.location, bcryptCost: 4, logger: Logger(label: "second"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for platform in [first, second, first, second] {
+                    group.addTask {
+                        try await platform.apps.registerBuiltIn(
+                            id: "1", name: "Sample", redirectURIs: ["http://127.0.0.1/sample/callback"], isConfidential: true, secret: "s")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            await second.close()
+            #expect(try await first.apps.find(id: "1")?.redirectURIs == ["http://127.0.0.1/sample/callback"])
         }
     }
 }

@@ -11,8 +11,18 @@ struct StanzaTests {
         #expect(full.bare == JID("ada@example.com."))
         #expect(JID("example.com")?.local == nil)
         #expect(JID("a@b/c/d")?.resource == "c/d")
-        for bad in ["", "@example.com", "ada@", "ada@example.com/", "a b@example.com", "a<b@example.com", "ada@exa mple.com"] {
+        for bad in ["", "@example.com", "ada@", "ada@example.com/", "a b@example.com", "a<b@example.com", "ada@exa mple.com",
+            "ada@example..com", "ada@.example.com", "ada@example.com..", "\u{FFFD}\u{FFFD}.."]
+        {
             #expect(JID(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("an address written out reads back the same (found by fuzzing: \"a..\" became \"a.\", then \"a\")")
+    func jidRoundTrip() throws {
+        for text in ["Ada@Example.COM/Laptop", "example.com.", "张伟@例子.中国/电话", "a@b/c/d", "user@[::1]"] {
+            let jid = try #require(JID(text))
+            #expect(JID(jid.description) == jid, "\(text)")
         }
     }
 

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import socket
 import subprocess
 import time
@@ -133,7 +134,7 @@ def start_server(kinship, database, folder, log_level="info", extra=()):
         if not line:
             break
         banner.append(line)
-        if len([l for l in banner if l.strip().startswith("user")]) == 5:
+        if len([l for l in banner if l.strip().startswith("user")]) == 5 or line.startswith("Demo data not created"):
             break
     base = f"http://127.0.0.1:{port}"
     while time.time() < deadline:
@@ -146,6 +147,16 @@ def start_server(kinship, database, folder, log_level="info", extra=()):
     process.kill()
     raise SystemExit("kinship serve did not start; its log:\n" + open(log_path).read())
 
+
+
+def stop(process, timeout=30):
+    """Stops a server the way an operator does (SIGTERM), killing it when it does not stop in time."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def complete_dialog(browser, dialog_path, login, password, untick=(), button="continue"):

@@ -1,5 +1,8 @@
 # A throw-away PostgreSQL cluster on 127.0.0.1 for the tests.
-# start_test_postgres sets KINSHIP_TEST_POSTGRES_URL; stop_test_postgres removes the cluster.
+# start_test_postgres sets KINSHIP_TEST_POSTGRES_URL, and KINSHIP_TEST_POSTGRES_DATA and
+# KINSHIP_TEST_PG_CTL for the check that stops the server under load and starts it again (its
+# settings are in the cluster's postgresql.conf, so a plain `pg_ctl start` brings it back the
+# same); stop_test_postgres removes the cluster.
 
 start_test_postgres() {
     local initdb pg_ctl
@@ -16,10 +19,17 @@ start_test_postgres() {
     echo "==> PostgreSQL: initdb in $PG_DIR, port $PG_PORT"
     "${PG_AS[@]}" "$initdb" -D "$PG_DIR/data" -U kinship -A trust -E UTF8 --locale=C.UTF-8 >"$PG_DIR/initdb.log" 2>&1 \
         || { cat "$PG_DIR/initdb.log" >&2; return 1; }
-    "${PG_AS[@]}" "$pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c fsync=off -c max_connections=200" start >/dev/null \
+    cat >>"$PG_DIR/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $PG_PORT
+unix_socket_directories = '$PG_DIR'
+fsync = off
+max_connections = 200
+CONF
+    "${PG_AS[@]}" "$pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 start >/dev/null \
         || { cat "$PG_DIR/server.log" >&2; return 1; }
     export KINSHIP_TEST_POSTGRES_URL="postgres://kinship@127.0.0.1:$PG_PORT/postgres?sslmode=disable"
+    export KINSHIP_TEST_POSTGRES_DATA="$PG_DIR/data" KINSHIP_TEST_PG_CTL="$pg_ctl"
 }
 
 stop_test_postgres() {

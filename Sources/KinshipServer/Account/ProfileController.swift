@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import KinshipCore
 import Logging
-import MultipartKit
 
 /// The person's profile: `GET /account` shows it, `POST /account/profile` changes its fields,
 /// `POST /account/picture` replaces the picture (a PNG or JPEG form upload).
@@ -44,12 +43,6 @@ struct ProfileController: Sendable {
         return AccountPages.redirect(to: "/account?notice=saved")
     }
 
-    /// The upload form's fields.
-    private struct PictureForm: Decodable {
-        var csrf_token: String
-        var picture: Data
-    }
-
     private func upload(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let person = try await account.requireSignedIn(request)
         guard let boundary = Self.boundary(of: request.headers[.contentType]) else {
@@ -65,23 +58,25 @@ struct ProfileController: Sendable {
                 message: "The picture is larger than \(UploadedImage.maximumBytes / (1024 * 1024)) MiB. Choose a smaller one.",
                 status: .contentTooLarge)
         }
-        guard Self.partCount(of: body, boundary: boundary) <= Self.maximumParts,
-            let form = try? FormDataDecoder().decode(PictureForm.self, from: body, boundary: boundary)
+        guard let form = try? MultipartForm(parsing: body, boundary: boundary, maximumParts: Self.maximumParts),
+            let token = form["csrf_token"], let picture = form["picture"]
         else {
             return try await page(person, user: person.user, notice: nil,
                 message: "The upload could not be read. Choose a PNG or JPEG file and try again.", status: .badRequest)
         }
-        guard account.csrf.verify(form.csrf_token, forSession: person.session) else { return account.formExpired() }
-        guard !form.picture.isEmpty else {
+        guard account.csrf.verify(String(decoding: token.body, as: UTF8.self), forSession: person.session) else {
+            return account.formExpired()
+        }
+        guard !picture.body.isEmpty else {
             return try await page(person, user: person.user, notice: nil, message: "Choose a PNG or JPEG file first.",
                 status: .badRequest)
         }
         do {
-            try await account.platform.pictures.save(userID: person.user.id, imageData: form.picture)
+            try await account.platform.pictures.save(userID: person.user.id, imageData: Data(picture.body))
         } catch let error as PictureError {
             return try await page(person, user: person.user, notice: nil, message: error.description, status: .badRequest)
         }
-        context.logger.info("Picture uploaded", metadata: ["user.id": "\(person.user.id)", "picture.bytes": "\(form.picture.count)"])
+        context.logger.info("Picture uploaded", metadata: ["user.id": "\(person.user.id)", "picture.bytes": "\(picture.body.count)"])
         return AccountPages.redirect(to: "/account?notice=picture")
     }
 
@@ -102,26 +97,6 @@ struct ProfileController: Sendable {
 
     /// The most parts a picture upload may have; the form sends two.
     static let maximumParts = 8
-
-    /// How many parts a multipart body holds: the boundary delimiters in it, less the closing one.
-    /// Counted before the body is decoded, so a body of thousands of tiny parts is refused in
-    /// one pass instead of being taken apart.
-    static func partCount(of body: ByteBuffer, boundary: String) -> Int {
-        let delimiter = Array(("--" + boundary).utf8)
-        return body.withUnsafeReadableBytes { bytes in
-            var count = 0
-            var index = bytes.startIndex
-            while index + delimiter.count <= bytes.endIndex {
-                if bytes[index] == delimiter[0], bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
-                    count += 1
-                    index += delimiter.count
-                } else {
-                    index += 1
-                }
-            }
-            return max(count - 1, 0)
-        }
-    }
 
     /// The `boundary` parameter of a `multipart/form-data` content type.
     static func boundary(of contentType: String?) -> String? {

@@ -119,7 +119,7 @@ struct GraphController: Sendable {
 }
 
 /// One request of a batch.
-private struct BatchPart: Decodable {
+struct BatchPart: Decodable {
     let method: String
     let relativeURL: String
     let body: String?

@@ -17,7 +17,7 @@ struct GraphService: Sendable {
         self.inspector = inspector
         self.throttle = throttle
         self.pictures = PictureService(store: platform.pictures)
-        self.profiles = ProfileRenderer(pictures: pictures)
+        self.profiles = ProfileRenderer(pictures: pictures, clock: platform.clock)
     }
 
     /// Answers a call; every failure becomes a Graph error answer.

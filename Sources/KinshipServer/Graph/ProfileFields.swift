@@ -33,6 +33,8 @@ enum ProfileField: String, CaseIterable, Sendable {
 /// Writes a person's fields as Graph JSON.
 struct ProfileRenderer: Sendable {
     let pictures: PictureService
+    /// Today's date, for `age_range`.
+    let clock: any WallClock
 
     /// The fields of `user` that `selection` asks for and `isAllowed` lets through, in the order asked.
     /// An unknown field is error 100; a field without its permission is left out.
@@ -67,7 +69,7 @@ struct ProfileRenderer: Sendable {
         case .username: return user.username.map(JSONValue.string)
         case .gender: return user.gender.map(JSONValue.string)
         case .locale: return user.locale.map(JSONValue.string)
-        case .ageRange: return user.birthday.flatMap(Self.ageRange)
+        case .ageRange: return user.birthday.flatMap { Self.ageRange(birthday: $0, now: clock.now) }
         case .email: return .string(user.email)
         case .birthday: return user.birthday.flatMap(Self.graphBirthday)
         case .hometown: return user.hometown.map { .object([("name", .string($0))]) }
@@ -78,11 +80,11 @@ struct ProfileRenderer: Sendable {
         }
     }
 
-    /// Graph's brackets: 13–17, 18–20, 21 and over.
-    static func ageRange(birthday: String) -> JSONValue? {
+    /// Graph's brackets: 13–17, 18–20, 21 and over, on the day of `now` (Unix seconds) in UTC.
+    static func ageRange(birthday: String, now: Int) -> JSONValue? {
         let parts = birthday.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
-        let today = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
+        let today = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: TimeInterval(now)))
         guard let year = today.year, let month = today.month, let day = today.day else { return nil }
         var age = year - parts[0]
         if (month, day) < (parts[1], parts[2]) { age -= 1 }

@@ -42,6 +42,7 @@ public struct AppStore: Sendable {
         for uri in redirectURIs { try RedirectURIPolicy.validateForRegistration(uri) }
         let now = clock.now
         try await database.write { sql in
+            try await sql.serialize(on: ["app " + id])
             try await sql.raw(
                 """
                 INSERT INTO apps (id, name, secret_hash, is_confidential, created_at)

@@ -50,6 +50,7 @@ struct AuthorizationStore: Sendable {
     ) async throws -> Authorization {
         let now = clock.now
         let authorizationID = try await generation.changing { try await database.write { sql -> String in
+            try await sql.serialize(on: ["login of \(userID) to \(appID)"])
             let existing = try await sql.raw(
                 "SELECT id FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
             ).first(decodingColumn: "id", as: String.self)

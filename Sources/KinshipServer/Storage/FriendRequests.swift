@@ -38,6 +38,7 @@ extension FriendStore {
         guard fromUserID != toUserID else { throw AccountError.invalid("A person cannot befriend themselves.") }
         let now = clock.now
         return try await database.write { sql in
+            try await sql.serialize(on: ["friendship " + [fromUserID, toUserID].sorted().joined(separator: " ")])
             for id in [fromUserID, toUserID] where try await sql.raw("SELECT id FROM users WHERE id = \(bind: id)").first() == nil {
                 throw AccountError.unknownUser(id)
             }
@@ -58,6 +59,7 @@ extension FriendStore {
     public func accept(requestFrom fromUserID: String, to toUserID: String) async throws {
         let now = clock.now
         try await database.write { sql in
+            try await sql.serialize(on: ["friendship " + [fromUserID, toUserID].sorted().joined(separator: " ")])
             guard try await Self.requestExists(from: fromUserID, to: toUserID, sql) else {
                 throw FriendRequestError.noSuchRequest(from: fromUserID, to: toUserID)
             }

@@ -30,15 +30,8 @@ struct LoginThrottle: Sendable {
         let now = clock.now
         let since = now - limits.windowSeconds
         let subjects = [("account:" + account, limits.perAccount), ("address:" + address, limits.perAddress)]
-        let engine = database.engine
         return try await database.write { sql in
-            if engine == .postgres {
-                // SQLite serializes writers already; PostgreSQL processes wait here for each other,
-                // one subject at a time, always in the same order.
-                for subject in subjects.map(\.0).sorted() {
-                    try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: subject)))").run()
-                }
-            }
+            try await sql.serialize(on: subjects.map { "login attempts " + $0.0 })
             for (subject, limit) in subjects {
                 let times = try await sql.raw(
                     """

@@ -25,6 +25,7 @@ struct PostStore: Sendable {
     func publish(userID: String, appID: String, message: String, link: String?) async throws -> PostRecord {
         let now = clock.now
         return try await database.write { sql in
+            try await sql.serialize(on: ["posts of " + userID])
             let latest = try await sql.raw(
                 "SELECT * FROM posts WHERE user_id = \(bind: userID) ORDER BY sequence DESC LIMIT 1"
             ).first(decoding: PostRecord.self, with: .snakeCase)

@@ -20,6 +20,7 @@ public struct UserStore: Sendable {
             gender: user.gender, locale: user.locale, birthday: user.birthday, hometown: user.hometown,
             location: user.location, passwordChangedAt: now, createdAt: now, findableByEmail: 0)
         try await database.write { sql in
+            try await sql.serialize(on: ["account email " + record.email] + (record.username.map { ["account username " + $0] } ?? []))
             if try await sql.raw("SELECT id FROM users WHERE email = \(bind: record.email)").first() != nil {
                 throw AccountError.emailTaken(record.email)
             }

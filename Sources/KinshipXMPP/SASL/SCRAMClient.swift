@@ -18,6 +18,9 @@ public struct SCRAMClient: Sendable {
     /// Fewer PBKDF2 rounds than this is refused: a server (or an attacker in its place) asking for
     /// fewer would weaken the password's protection.
     public static let minimumIterations = 4096
+    /// The most iterations a server may ask for: a hostile server could otherwise keep the client
+    /// hashing for minutes (a billion rounds of PBKDF2).
+    public static let maximumIterations = 1_000_000
 
     public let hash: Hash
     private let username: String
@@ -48,6 +51,9 @@ public struct SCRAMClient: Sendable {
         }
         guard let iterations = fields["i"].flatMap(Int.init), iterations >= Self.minimumIterations else {
             throw .protocolViolation("the server asked for fewer than \(Self.minimumIterations) iterations")
+        }
+        guard iterations <= Self.maximumIterations else {
+            throw .protocolViolation("the server asked for more than \(Self.maximumIterations) iterations")
         }
         let salted = try saltedPassword(salt: salt, iterations: iterations)
         let clientKey = hmac(key: salted, "Client Key")

@@ -7,8 +7,8 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Lossles
     public let domain: String
     public let resource: String?
 
-    /// Parses an address; `nil` when it is not one (empty parts, forbidden characters, parts
-    /// over 1023 bytes).
+    /// Parses an address; `nil` when it is not one (empty parts or labels, forbidden characters,
+    /// parts over 1023 bytes). One trailing dot of the domain is dropped (RFC 7622 §3.2).
     public init?(_ text: String) {
         var rest = Substring(text)
         var resource: String?
@@ -29,7 +29,9 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Lossles
     /// An address from its parts; `nil` when a part is not allowed.
     public init?(local: String?, domain: String, resource: String? = nil) {
         let forbiddenInLocal: Set<Character> = ["\"", "&", "'", "/", ":", "<", ">", "@", " "]
-        guard !domain.isEmpty, domain.utf8.count <= 1023, !domain.contains(where: { $0 == "@" || $0 == "/" || $0.isWhitespace }) else {
+        guard !domain.isEmpty, domain.utf8.count <= 1023, !domain.contains(where: { $0 == "@" || $0 == "/" || $0.isWhitespace }),
+            !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..")
+        else {
             return nil
         }
         if let local, local.isEmpty || local.utf8.count > 1023 || local.contains(where: forbiddenInLocal.contains) { return nil }

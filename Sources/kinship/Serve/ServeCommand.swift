@@ -42,6 +42,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "The most connections held open at once; more are closed at once.")
     var maxConnections = ServerConfiguration().maxConnections
     @Option(
+        name: .customLong("failed-logins-per-account"),
+        help: "Password attempts one account may fail in 15 minutes before it must wait; attempts being checked count too.")
+    var failedLoginsPerAccount = ServerConfiguration.LoginLimits().perAccount
+    @Option(
+        name: .customLong("failed-logins-per-address"),
+        help: "Password attempts one address may fail in 15 minutes before it must wait; attempts being checked count too.")
+    var failedLoginsPerAddress = ServerConfiguration.LoginLimits().perAddress
+    @Option(name: .customLong("signups-per-address"), help: "Sign-up forms one address may submit per minute (then 429).")
+    var signupsPerAddress = ServerConfiguration().signupsPerAddressPerMinute
+    @Option(
         name: .customLong("bcrypt-cost"),
         help: "bcrypt's work factor for new passwords, 4 to 16 (default 12). Lower it only for tests.")
     var bcryptCost: UInt8 = 12
@@ -53,6 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds.") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard failedLoginsPerAccount >= 1, failedLoginsPerAddress >= 1 else {
+            throw ValidationError("--failed-logins-per-account and --failed-logins-per-address must be at least 1.")
+        }
+        guard signupsPerAddress >= 1 else { throw ValidationError("--signups-per-address must be at least 1.") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 16.") }
     }
 
@@ -65,7 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
         let connectionLimit = OpenFileLimit.raise(toServe: maxConnections, logger: logger)
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: location, bcryptCost: bcryptCost,
-            graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp), secret: secret,
+            loginLimits: .init(perAccount: failedLoginsPerAccount, perAddress: failedLoginsPerAddress),
+            graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp),
+            signupsPerAddressPerMinute: signupsPerAddress, secret: secret,
             idleTimeout: idleTimeout, maxConnections: connectionLimit)
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)

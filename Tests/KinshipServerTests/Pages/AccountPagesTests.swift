@@ -219,6 +219,14 @@ extension Page {
 }
 
 extension Browser {
+    /// Signs up on `/signup` with the test password and returns the answer to the form.
+    func signUp(name: String, email: String) async throws -> Page {
+        let token = try #require(try await get("/signup").csrfToken)
+        return try await post("/signup", form: [
+            "csrf_token": token, "name": name, "email": email, "password": testPassword, "password_again": testPassword,
+        ])
+    }
+
     /// Logs in on `/login` and returns the answer to the form.
     func logIn(_ login: String, password: String = testPassword, next: String = "/account") async throws -> Page {
         let page = try await get("/login")

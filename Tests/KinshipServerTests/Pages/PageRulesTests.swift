@@ -7,6 +7,12 @@ struct PageRulesTests {
         ("/account/friends?q=ada", "/account/friends?q=ada"), ("/", "/"), (nil, "/account"), ("", "/account"),
         ("//evil.example", "/account"), ("/\\evil.example", "/account"), ("https://evil.example", "/account"),
         ("javascript:alert(1)", "/account"), ("/account\r\nSet-Cookie: x=1", "/account"), ("account", "/account"),
+        // What a WHATWG URL parser does with a Location: tab and newlines vanish, leading C0 and
+        // spaces are stripped, and a backslash is a slash — each of these would be another site.
+        ("/\t/evil.example", "/account"), ("/\n/evil.example", "/account"), ("/\r/evil.example", "/account"),
+        ("\t//evil.example", "/account"), (" //evil.example", "/account"), ("\u{0C}//evil.example", "/account"),
+        ("/\u{0}/evil.example", "/account"), ("\\\\evil.example", "/account"), ("/\u{7F}/evil.example", "/account"),
+        ("/%09/evil.example", "/%09/evil.example"), ("/account?next=//evil.example", "/account?next=//evil.example"),
     ] as [(String?, String)])
     func localPath(next: String?, expected: String) {
         #expect(AccountPages.localPath(next) == expected)

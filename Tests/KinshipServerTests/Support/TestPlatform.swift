@@ -43,6 +43,9 @@ func withLiveServer(
     let clock = ManualClock()
     try await withPlatform(engine, clock: clock) { platform in
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bcryptCost: 4)
+        // The test client keeps one connection and does not reconnect; a test that prepares data
+        // for longer than the idle timeout would find it closed.
+        configuration.idleTimeout = 300
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning

@@ -43,17 +43,7 @@ final class PostgresConnectionPool: Sendable {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await withConnection { sql in
-            try await sql.raw("BEGIN").run()
-            do {
-                let result = try await body(sql)
-                try await sql.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+        try await withConnection { sql in try await sql.transaction(beginning: "BEGIN", body) }
     }
 
     func close() async {

@@ -99,17 +99,8 @@ final class SQLiteConnectionPool: Sendable {
     /// when it returns, rolled back when it throws.
     func write<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await writerTurn.withTurn {
-            let sql = writer.sql(queryLogLevel: nil)
-            try await sql.raw("BEGIN IMMEDIATE").run()
-            do {
-                let result = try await body(sql)
-                try await sql.raw("COMMIT").run()
-                return result
-            } catch {
-                // After a failed COMMIT SQLite may have rolled back already; the ROLLBACK then fails harmlessly.
-                try? await sql.raw("ROLLBACK").run()
-                throw error
-            }
+            // IMMEDIATE takes the write lock at once, so another process's writer cannot slip in half-way.
+            try await writer.sql(queryLogLevel: nil).transaction(beginning: "BEGIN IMMEDIATE", body)
         }
     }
 
