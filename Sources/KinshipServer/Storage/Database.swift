@@ -46,7 +46,7 @@ public final class Database: Sendable {
     ///
     /// - Throws: ``DatabaseUnavailable`` when the database cannot be reached or stays busy; any
     ///   error `body` throws.
-    public func read<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
             switch backend {
             case .sqlite(let pool): return try await pool.read(body)
@@ -61,7 +61,7 @@ public final class Database: Sendable {
     ///
     /// - Throws: ``DatabaseUnavailable`` when the database cannot be reached or stays busy; any
     ///   error `body` throws.
-    public func write<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    public func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
             switch backend {
             case .sqlite(let pool): return try await pool.write(body)

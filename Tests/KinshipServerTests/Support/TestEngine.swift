@@ -43,7 +43,12 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
             let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             let admin = try await Database.open(try DatabaseLocation(parsing: url), logger: Logger(label: "test.postgres"))
-            try await admin.write { sql in try await sql.raw("CREATE SCHEMA \(ident: schema)").run() }
+            do {
+                try await admin.write { sql in try await sql.raw("CREATE SCHEMA \(ident: schema)").run() }
+            } catch {
+                await admin.close()
+                throw error
+            }
             var configuration = try SQLPostgresConfiguration(url: url)
             configuration.searchPath = [schema]
             return ScratchDatabase(location: .postgres(configuration)) {

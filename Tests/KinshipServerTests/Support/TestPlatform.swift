@@ -12,7 +12,13 @@ func withPlatform<Result: Sendable>(
     _ engine: TestEngine, clock: ManualClock = ManualClock(), _ body: @Sendable (Platform) async throws -> Result
 ) async throws -> Result {
     let scratch = try await engine.makeScratchDatabase()
-    let platform = try await Platform.open(scratch.location, bcryptCost: 4, clock: clock, logger: Logger(label: "test"))
+    let platform: Platform
+    do {
+        platform = try await Platform.open(scratch.location, bcryptCost: 4, clock: clock, logger: Logger(label: "test"))
+    } catch {
+        await scratch.remove()
+        throw error
+    }
     do {
         let result = try await body(platform)
         await platform.close()

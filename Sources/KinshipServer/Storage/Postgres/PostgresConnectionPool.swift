@@ -1,5 +1,6 @@
 import AsyncKit
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresKit
@@ -14,6 +15,8 @@ import SQLKit
 final class PostgresConnectionPool: Sendable {
     /// The longest a request waits for a free connection.
     static let requestTimeout = TimeAmount.seconds(5)
+    /// How often a request in progress looks whether its connection has closed under it.
+    static let closedCheck = TimeAmount.milliseconds(500)
 
     /// AsyncKit's pool locks internally and is used from every event loop; it predates `Sendable`.
     private struct Pool: @unchecked Sendable {
@@ -33,16 +36,48 @@ final class PostgresConnectionPool: Sendable {
         self.logger = logger
     }
 
-    /// Runs `body` with one connection.
-    func withConnection<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
-        let pool = self.pool.value
-        let connection = try await pool.requestConnection(logger: logger).get()
-        defer { pool.releaseConnection(connection, logger: logger) }
-        return try await body(connection.sql(queryLogLevel: nil))
+    /// Runs `body` with one connection, answering as soon as that connection closes.
+    ///
+    /// A query sent at the moment PostgreSQL shuts down can wait for an answer that never comes,
+    /// even after its connection has closed (seen with PostgresNIO 1.33 when the server was stopped
+    /// under load: a few requests hung for good). So the work runs in a task of its own, and when
+    /// the connection closes first the caller gets ``DatabaseUnavailable``; the task, should it
+    /// ever finish, gives the connection back. Work that is merely slow (waiting for a lock) is
+    /// left to finish.
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
+        -> Result
+    {
+        let pool = self.pool
+        let logger = self.logger
+        let connection = try await pool.value.requestConnection(logger: logger).get()
+        let answer = NIOLockedValueBox<CheckedContinuation<Result, any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.withLockedValue { $0 = continuation }
+            // Polled rather than a callback on `closeFuture`, whose callbacks would pile up on a
+            // connection that lives for days.
+            let watchdog = connection.eventLoop.scheduleRepeatedTask(initialDelay: Self.closedCheck, delay: Self.closedCheck) { task in
+                guard connection.isClosed else { return }
+                task.cancel()
+                guard let abandoned = answer.withLockedValue({ $0.take() }) else { return }
+                logger.warning("A PostgreSQL connection closed while a request was using it; the request was answered 503")
+                abandoned.resume(throwing: DatabaseUnavailable(retryAfter: 2, reason: "the PostgreSQL connection closed"))
+            }
+            Task {
+                let outcome: Swift.Result<Result, any Error>
+                do {
+                    outcome = .success(try await body(connection.sql(queryLogLevel: nil)))
+                } catch {
+                    outcome = .failure(error)
+                }
+                watchdog.cancel()
+                pool.value.releaseConnection(connection, logger: logger)
+                answer.withLockedValue { $0.take() }?.resume(with: outcome)
+            }
+        }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await withConnection { sql in try await sql.transaction(beginning: "BEGIN", body) }
     }
 
