@@ -10,14 +10,39 @@ public struct AuthorizationRequest: Sendable, Equatable {
         case rerequest
     }
 
+    /// What the dialog may show (OpenID Connect Core 1.0 §3.1.2.1).
+    public enum Prompt: String, Sendable, CaseIterable {
+        /// Show nothing: answer at once, or fail with `login_required` / `consent_required`.
+        case none
+        /// Ask for the password again, even when the browser is logged in.
+        case login
+        /// Show the consent page even when every permission is granted already.
+        case consent
+        /// Let the person choose an account (one browser holds one login: the same as `login`).
+        case selectAccount = "select_account"
+    }
+
+    /// The longest `nonce` the dialog accepts: it is carried through the code into the id_token.
+    public static let maxNonceLength = 512
+
     public var clientID: String
     public var redirectURI: String
     public var responseType: String
+    /// Permissions and scopes as the app asked for them (``Permission/openID`` among them for an
+    /// OpenID Connect login).
     public var scope: [Permission]
     public var state: String?
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
     public var authType: AuthType?
+    /// OpenID Connect: a value the id_token must repeat, binding it to this login.
+    public var nonce: String?
+    /// OpenID Connect: `prompt`, as sent (space-separated ``Prompt`` values); see ``prompts``.
+    public var prompt: String?
+    /// OpenID Connect: the oldest password login, in seconds, the app accepts without a new one.
+    public var maxAge: String?
+    /// OpenID Connect: the login (email or username) to fill in on the login form.
+    public var loginHint: String?
 
     public init(
         clientID: String,
@@ -27,7 +52,11 @@ public struct AuthorizationRequest: Sendable, Equatable {
         codeChallenge: String?,
         codeChallengeMethod: String? = "S256",
         authType: AuthType? = nil,
-        responseType: String = "code"
+        responseType: String = "code",
+        nonce: String? = nil,
+        prompt: [Prompt] = [],
+        maxAge: Int? = nil,
+        loginHint: String? = nil
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -37,7 +66,38 @@ public struct AuthorizationRequest: Sendable, Equatable {
         self.codeChallenge = codeChallenge
         self.codeChallengeMethod = codeChallenge == nil ? nil : codeChallengeMethod
         self.authType = authType
+        self.nonce = nonce
+        self.prompt = prompt.isEmpty ? nil : prompt.map(\.rawValue).joined(separator: " ")
+        self.maxAge = maxAge.map(String.init)
+        self.loginHint = loginHint
     }
+
+    /// Whether the app asked for an id_token (scope `openid`).
+    public var isOpenID: Bool { scope.contains(.openID) }
+
+    /// The ``prompt`` values; `nil` when one of them is not a ``Prompt``.
+    public var prompts: Set<Prompt>? {
+        var prompts = Set<Prompt>()
+        for name in (prompt ?? "").split(separator: " ") {
+            guard let value = Prompt(rawValue: String(name)) else { return nil }
+            prompts.insert(value)
+        }
+        return prompts
+    }
+
+    /// The same request without the given `prompt` values (the dialog drops `login` once the
+    /// password has been typed).
+    public func withoutPrompts(_ removed: Set<Prompt>) -> AuthorizationRequest {
+        var copy = self
+        let kept = (prompt ?? "").split(separator: " ").filter { name in
+            Prompt(rawValue: String(name)).map { !removed.contains($0) } ?? true
+        }
+        copy.prompt = kept.isEmpty ? nil : kept.joined(separator: " ")
+        return copy
+    }
+
+    /// ``maxAge`` as seconds, when it is a whole number of them.
+    public var maxAgeSeconds: Int? { maxAge.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil } }
 
     /// Reads a request from the dialog's query parameters (or a form that carries them on).
     ///
@@ -54,6 +114,10 @@ public struct AuthorizationRequest: Sendable, Equatable {
         self.codeChallenge = parameters["code_challenge"].flatMap { $0.isEmpty ? nil : $0 }
         self.codeChallengeMethod = parameters["code_challenge_method"].flatMap { $0.isEmpty ? nil : $0 }
         self.authType = parameters["auth_type"].flatMap(AuthType.init(rawValue:))
+        self.nonce = parameters["nonce"].flatMap { $0.isEmpty ? nil : $0 }
+        self.prompt = parameters["prompt"].flatMap { $0.isEmpty ? nil : $0 }
+        self.maxAge = parameters["max_age"].flatMap { $0.isEmpty ? nil : $0 }
+        self.loginHint = parameters["login_hint"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The request as query parameters, in a stable order.
@@ -67,6 +131,10 @@ public struct AuthorizationRequest: Sendable, Equatable {
         parameters.append("code_challenge", codeChallenge)
         parameters.append("code_challenge_method", codeChallengeMethod)
         parameters.append("auth_type", authType?.rawValue)
+        parameters.append("nonce", nonce)
+        parameters.append("prompt", prompt)
+        parameters.append("max_age", maxAge)
+        parameters.append("login_hint", loginHint)
         return parameters
     }
 
@@ -94,7 +162,25 @@ public struct AuthorizationRequest: Sendable, Equatable {
             return AuthorizationError(
                 .invalidRequest, description: "code_challenge must be 43 base64url characters (S256)")
         }
-        let unknown = scope.filter { !PermissionCatalogue.contains($0) }
+        if let nonce, nonce.utf8.count > Self.maxNonceLength {
+            return AuthorizationError(.invalidRequest, description: "nonce is longer than \(Self.maxNonceLength) bytes")
+        }
+        guard let prompts else {
+            return AuthorizationError(
+                .invalidRequest,
+                description: "prompt must be none, login, consent or select_account (space-separated)")
+        }
+        if prompts.contains(.none), prompts.count > 1 {
+            return AuthorizationError(.invalidRequest, description: "prompt=none cannot be combined with other values")
+        }
+        if maxAge != nil, maxAgeSeconds == nil {
+            return AuthorizationError(.invalidRequest, description: "max_age must be a whole number of seconds")
+        }
+        if isOpenID, codeChallenge == nil, nonce == nil {
+            return AuthorizationError(
+                .invalidRequest, description: "nonce is required for an OpenID Connect login without PKCE")
+        }
+        let unknown = scope.filter { !PermissionCatalogue.contains($0) && !$0.isProtocolScope }
         if !unknown.isEmpty {
             return AuthorizationError(
                 .invalidScope,

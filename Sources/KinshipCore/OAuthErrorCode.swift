@@ -1,4 +1,5 @@
-/// The error codes of OAuth 2.0 (RFC 6749 §4.1.2.1 and §5.2, RFC 7009 §2.2.1).
+/// The error codes of OAuth 2.0 (RFC 6749 §4.1.2.1 and §5.2, RFC 7009 §2.2.1) and OpenID Connect
+/// (Core 1.0 §3.1.2.6).
 public struct OAuthErrorCode: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringLiteral {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -24,6 +25,10 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Codable, Sendable, Exp
     public static let accessDenied: OAuthErrorCode = "access_denied"
     public static let serverError: OAuthErrorCode = "server_error"
     public static let temporarilyUnavailable: OAuthErrorCode = "temporarily_unavailable"
+    /// `prompt=none`, and nobody is logged in (or the login is older than `max_age`).
+    public static let loginRequired: OAuthErrorCode = "login_required"
+    /// `prompt=none`, and the person would have to be asked for a permission.
+    public static let consentRequired: OAuthErrorCode = "consent_required"
 }
 
 /// The JSON body of an error from the token or revocation endpoint (RFC 6749 §5.2).

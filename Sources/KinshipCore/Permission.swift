@@ -41,15 +41,26 @@ public struct Permission: RawRepresentable, Hashable, Comparable, Codable, Senda
     /// Posting to the person's timeline on their behalf.
     public static let publishActions: Permission = "publish_actions"
 
+    /// OpenID Connect: the app wants an id_token. A scope of the protocol, not something the person
+    /// grants; see ``isProtocolScope``.
+    public static let openID: Permission = "openid"
+    /// The app wants a refresh token, to stay logged in without the dialog (OpenID Connect Core 1.0
+    /// §11). A scope of the protocol, not something the person grants.
+    public static let offlineAccess: Permission = "offline_access"
+
+    /// Whether this scope says how the app logs in (``openID``, ``offlineAccess``) rather than what
+    /// it may read: such scopes are never shown in the dialog, granted or declined.
+    public var isProtocolScope: Bool { self == .openID || self == .offlineAccess }
+
     /// Parses a scope as apps send it: names separated by commas and/or white space.
     ///
     /// Order is kept, duplicates and empty names are dropped: `"email, user_friends email"`
-    /// gives `[email, user_friends]`.
+    /// gives `[email, user_friends]`. OpenID Connect's `profile` is read as ``publicProfile``.
     public static func list(fromScope scope: String) -> [Permission] {
         var seen = Set<String>()
         var result: [Permission] = []
         for name in scope.split(whereSeparator: { $0 == "," || $0.isWhitespace }) {
-            let name = String(name)
+            let name = name == "profile" ? Permission.publicProfile.rawValue : String(name)
             if seen.insert(name).inserted { result.append(Permission(name)) }
         }
         return result

@@ -8,16 +8,23 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var grantedScopes: [Permission]
     /// Every permission the person has declined for this app.
     public var declinedScopes: [Permission]
+    /// The granted scope as OAuth 2.0 writes it (RFC 6749 §5.1: space-separated), with `openid`
+    /// when the app asked for it.
+    public var scope: String?
+    /// OpenID Connect: the signed id_token, when the app asked for scope `openid`.
+    public var idToken: String?
 
     public init(
         accessToken: String, tokenType: String = "bearer", expiresIn: Int, grantedScopes: [Permission],
-        declinedScopes: [Permission]
+        declinedScopes: [Permission], scope: String? = nil, idToken: String? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
         self.grantedScopes = grantedScopes
         self.declinedScopes = declinedScopes
+        self.scope = scope
+        self.idToken = idToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -26,6 +33,8 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case expiresIn = "expires_in"
         case grantedScopes = "granted_scopes"
         case declinedScopes = "declined_scopes"
+        case scope
+        case idToken = "id_token"
     }
 }
 

@@ -34,7 +34,9 @@ public enum KinshipApplication {
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(bytes: apiDocument)))
         }
-        DiscoveryController(issuer: issuer).addRoutes(to: router)
+        let signingKeys = SigningKeys(platform: platform, secret: configuration.secret, idTokenLifetime: configuration.idTokenLifetime)
+        try await signingKeys.prepare()
+        DiscoveryController(issuer: issuer, signingKeys: signingKeys).addRoutes(to: router)
         let cookies = BrowserCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime)
         let passwordLogin = PasswordLogin(
             platform: platform,
@@ -58,8 +60,11 @@ public enum KinshipApplication {
             installed.append(app.name)
         }
         let servedApps = installed
-        TokenController(platform: platform, configuration: configuration, clients: clients, inspector: inspector)
-            .addRoutes(to: router)
+        TokenController(
+            platform: platform, configuration: configuration, clients: clients, inspector: inspector, issuer: issuer,
+            signingKeys: signingKeys
+        ).addRoutes(to: router)
+        UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
         TokenCacheController(

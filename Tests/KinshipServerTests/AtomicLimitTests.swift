@@ -36,9 +36,10 @@ struct AtomicLimitTests {
                 first.platform.database.location, bcryptCost: 4, clock: first.clock, logger: Logger(label: "second"))
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: first.platform.database.location)
             configuration.loginLimits = limits
+            configuration.secret = first.configuration.secret
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: Logger(label: "second"))
-            let statuses = try await secondApp.test(.live) { client in
-                let other = LiveServer(platform: second, client: client, clock: first.clock)
+            let statuses = try await secondApp.test(.live) { [configuration] client in
+                let other = LiveServer(platform: second, client: client, clock: first.clock, configuration: configuration)
                 return try await first.withBrowsers(20) { here in
                     try await other.withBrowsers(20) { there in
                         try await concurrently(here + there) { _, browser in

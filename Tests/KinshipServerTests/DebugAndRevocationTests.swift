@@ -82,10 +82,11 @@ struct DebugAndRevocationTests {
             #expect(try await server.graph("/me", token: token).0 == .ok)
             let second = try await Platform.open(
                 server.platform.database.location, bcryptCost: 4, clock: server.clock, logger: .init(label: "second"))
-            let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: server.platform.database.location)
+            var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: server.platform.database.location)
+            configuration.secret = server.configuration.secret
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: .init(label: "second"))
-            try await secondApp.test(.live) { client in
-                let otherProcess = LiveServer(platform: second, client: client, clock: server.clock)
+            try await secondApp.test(.live) { [configuration] client in
+                let otherProcess = LiveServer(platform: second, client: client, clock: server.clock, configuration: configuration)
                 #expect(try await otherProcess.debugToken(token, app: app).isValid)
                 let (status, _) = try await otherProcess.postForm("/oauth/revoke", ["token": token, "client_id": app.id])
                 #expect(status == .ok)

@@ -10,6 +10,7 @@ import secrets
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -108,13 +109,16 @@ def server_log_path(folder):
 
 
 def secret_file_arguments(kinship, database, folder):
-    """`--secret-file` for a PostgreSQL database (every process must share one); none for SQLite,
-    which keeps its secret beside the database file."""
+    """`--secret-file` for a PostgreSQL database; none for SQLite, which keeps its secret beside the
+    database file. Every process on one PostgreSQL database is one deployment and must share one
+    secret (it seals the id_token signing keys), so the file is named after the database."""
     if not database.startswith("postgres"):
         return []
-    path = os.path.join(folder, "server.secret")
+    path = os.path.join(tempfile.gettempdir(), "kinship-e2e-" + hashlib.sha256(database.encode()).hexdigest()[:16] + ".secret")
     if not os.path.exists(path):
-        subprocess.run([kinship, "secret", "generate", "--output", path], check=True, capture_output=True, timeout=60)
+        made = subprocess.run([kinship, "secret", "generate", "--output", path], capture_output=True, text=True, timeout=60)
+        if made.returncode != 0 and not os.path.exists(path):
+            raise SystemExit("kinship secret generate failed: " + made.stderr)
     return ["--secret-file", path]
 
 
@@ -147,6 +151,14 @@ def start_server(kinship, database, folder, log_level="info", extra=()):
     process.kill()
     raise SystemExit("kinship serve did not start; its log:\n" + open(log_path).read())
 
+
+
+def fresh_postgres(url, name):
+    """A new, empty database on the test server; its URL."""
+    subprocess.run(["psql", url, "-qAtc", f"DROP DATABASE IF EXISTS {name}"], check=True, capture_output=True)
+    subprocess.run(["psql", url, "-qAtc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    parts = urllib.parse.urlparse(url)
+    return urllib.parse.urlunparse(parts._replace(path="/" + name))
 
 
 def stop(process, timeout=30):

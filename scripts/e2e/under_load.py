@@ -33,7 +33,7 @@ import urllib.parse
 
 import requests
 
-from kinship_e2e import Checks, demo_credentials, forms_of, log_in, start_server, stop
+from kinship_e2e import Checks, demo_credentials, forms_of, fresh_postgres, log_in, start_server, stop
 
 WORKERS = 64
 PASSWORD = "storm password 1"
@@ -103,14 +103,6 @@ class Person:
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
-
-
-def fresh_postgres(url, name):
-    """A new, empty database on the test server; its URL."""
-    subprocess.run(["psql", url, "-qAtc", f"DROP DATABASE IF EXISTS {name}"], check=True, capture_output=True)
-    subprocess.run(["psql", url, "-qAtc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
-    parts = urllib.parse.urlparse(url)
-    return urllib.parse.urlunparse(parts._replace(path="/" + name))
 
 
 def sql_value(database, query):

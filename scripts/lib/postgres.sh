@@ -24,7 +24,8 @@ listen_addresses = '127.0.0.1'
 port = $PG_PORT
 unix_socket_directories = '$PG_DIR'
 fsync = off
-max_connections = 200
+# Swift Testing runs every PostgreSQL test at once, each with pools of its own.
+max_connections = 500
 CONF
     "${PG_AS[@]}" "$pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 start >/dev/null \
         || { cat "$PG_DIR/server.log" >&2; return 1; }

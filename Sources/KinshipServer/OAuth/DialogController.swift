@@ -33,10 +33,35 @@ struct DialogController: Sendable {
 
     private func show(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let accepted = try await accept(FormReader.query(of: request))
-        guard let person = try await SignedIn.find(in: request, platform: platform) else {
-            return loginPage(request, accepted, message: nil, login: "", status: .ok)
+        let dialogRequest = accepted.request
+        let prompts = dialogRequest.prompts ?? []
+        let person = try await SignedIn.find(in: request, platform: platform)
+        guard let person, !needsPassword(dialogRequest, person) else {
+            if prompts.contains(.none) {
+                let problem = AuthorizationError(.loginRequired, description: "The person must log in to Kinship first.")
+                return validator.redirect(dialogRequest, .error(problem, state: dialogRequest.state))
+            }
+            return loginPage(request, accepted, message: nil, login: dialogRequest.loginHint ?? "", status: .ok)
         }
-        return try await consentPage(accepted, user: person.user, session: person.session)
+        guard prompts.contains(.none) else {
+            return try await consentPage(accepted, user: person.user, session: person.session)
+        }
+        let existing = try await platform.authorizations.active(userID: person.user.id, appID: accepted.app.id)
+        let plan = ConsentPlan(requested: dialogRequest.scope, existing: existing, rerequest: dialogRequest.authType == .rerequest)
+        guard let existing, plan.asked.isEmpty else {
+            let problem = AuthorizationError(.consentRequired, description: "The person must approve what the app asks for first.")
+            return validator.redirect(dialogRequest, .error(problem, state: dialogRequest.state))
+        }
+        return try await issueCode(accepted, existing, person, context)
+    }
+
+    /// Whether the person must type their password although the browser is logged in: the app
+    /// asked for it (`prompt=login`), or their login is older than the app's `max_age`.
+    private func needsPassword(_ request: AuthorizationRequest, _ person: SignedIn) -> Bool {
+        let prompts = request.prompts ?? []
+        if prompts.contains(.login) || prompts.contains(.selectAccount) { return true }
+        if let maxAge = request.maxAgeSeconds, platform.clock.now - person.authenticatedAt > maxAge { return true }
+        return false
     }
 
     private func logIn(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -53,7 +78,8 @@ struct DialogController: Sendable {
             return refusal.marking(loginPage(request, accepted, message: refusal.message, login: login, status: refusal.status))
         case .loggedIn(let user, let session):
             context.logger.info("Logged in to the dialog", metadata: ["user.id": "\(user.id)", "app.id": "\(accepted.app.id)"])
-            var response = Self.backToDialog(accepted.request)
+            // The password was just typed: `prompt=login` is answered and does not ask again.
+            var response = Self.backToDialog(accepted.request.withoutPrompts([.login, .selectAccount]))
             response.setCookie(cookies.session(session))
             return response
         }
@@ -86,11 +112,20 @@ struct DialogController: Sendable {
         if step == .read, !plan.asked(.publish).isEmpty {
             return try await consentPage(accepted, user: person.user, session: session, step: .publish)
         }
+        return try await issueCode(accepted, authorization, person, context)
+    }
+
+    /// Sends the person back to the app with a code for `authorization`.
+    private func issueCode(
+        _ accepted: DialogRequestValidator.Accepted, _ authorization: Authorization, _ person: SignedIn, _ context: KinshipRequestContext
+    ) async throws -> Response {
+        let dialogRequest = accepted.request
         let code = try await platform.codes.issue(
             authorization: authorization, redirectURI: dialogRequest.redirectURI, codeChallenge: dialogRequest.codeChallenge,
+            login: CodeLogin(requested: dialogRequest.scope, nonce: dialogRequest.nonce, authTime: person.authenticatedAt),
             lifetime: configuration.codeLifetime)
         context.logger.info("Login approved", metadata: [
-            "user.id": "\(userID)", "app.id": "\(accepted.app.id)",
+            "user.id": "\(person.user.id)", "app.id": "\(accepted.app.id)",
             "granted": "\(Permission.scope(of: authorization.granted))", "declined": "\(Permission.scope(of: authorization.declined))",
         ])
         return validator.redirect(dialogRequest, .code(code, state: dialogRequest.state))

@@ -27,6 +27,7 @@ struct DialogRequestValidator: Sendable {
     /// The parameters a dialog request is made of; none may be sent twice (RFC 6749 §3.1).
     static let parameterNames = [
         "client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method", "auth_type",
+        "nonce", "prompt", "max_age", "login_hint", "response_mode",
     ]
 
     let apps: AppStore
@@ -60,6 +61,10 @@ struct DialogRequestValidator: Sendable {
         if let name = repeated.first {
             let problem = AuthorizationError(.invalidRequest, description: "\(name) is given more than once")
             return .failure(.redirect(redirect(request, .error(problem, state: nil))))
+        }
+        if let mode = parameters["response_mode"], mode != "query" {
+            let problem = AuthorizationError(.invalidRequest, description: "response_mode must be query")
+            return .failure(.redirect(redirect(request, .error(problem, state: request.state))))
         }
         if let problem = request.redirectableProblem {
             return .failure(.redirect(redirect(request, .error(problem, state: request.state))))

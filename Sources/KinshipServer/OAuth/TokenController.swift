@@ -10,6 +10,8 @@ struct TokenController: Sendable {
     let configuration: ServerConfiguration
     let clients: ClientAuthenticator
     let inspector: TokenInspector
+    let issuer: Issuer
+    let signingKeys: SigningKeys
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/oauth/access_token") { request, context in
@@ -81,8 +83,35 @@ struct TokenController: Sendable {
         }
         let issued = try await platform.tokens.issue(
             authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash)
-        context.logger.info("Token issued", metadata: ["user.id": "\(authorization.userID)", "app.id": "\(authorization.appID)"])
-        return tokenResponse(issued.token, seconds: configuration.shortTokenLifetime, authorization)
+        let requested = record.requested
+        var idToken: String?
+        if requested.contains(.openID) {
+            idToken = try await signIDToken(for: record, authorization, accessToken: issued.token)
+        }
+        context.logger.info("Token issued", metadata: [
+            "user.id": "\(authorization.userID)", "app.id": "\(authorization.appID)", "id_token": "\(idToken != nil)",
+        ])
+        return tokenResponse(issued.token, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil,
+            idToken: idToken)
+    }
+
+    /// The id_token of a code's exchange: the person's claims as far as the login asked for them
+    /// and they were granted.
+    private func signIDToken(for code: AuthorizationCodeRecord, _ authorization: Authorization, accessToken: String) async throws
+        -> String
+    {
+        guard let user = try await platform.users.find(id: authorization.userID) else {
+            throw OAuthFailure(.invalidGrant, "The person this code was issued for no longer has an account.")
+        }
+        let requested = Set(code.requested)
+        let granted = Set(authorization.granted)
+        let now = platform.clock.now
+        let claims = StandardClaims(
+            user: user, profile: requested.contains(.publicProfile) && granted.contains(.publicProfile),
+            email: requested.contains(.email) && granted.contains(.email), baseURL: issuer.url)
+        return try await signingKeys.sign(IDToken(
+            issuer: issuer.url, subject: user.id, audience: authorization.appID, expiresAt: now + configuration.idTokenLifetime,
+            issuedAt: now, authTime: code.authTime, nonce: code.nonce, accessToken: accessToken, claims: claims))
     }
 
     /// A code used twice means it leaked: refuse, and revoke what its first use issued (RFC 6749 §4.1.2).
@@ -117,10 +146,13 @@ struct TokenController: Sendable {
         return tokenResponse(issued.token, seconds: configuration.longTokenLifetime, grant.authorization)
     }
 
-    private func tokenResponse(_ token: String, seconds: Int, _ authorization: Authorization) -> Response {
-        JSONResponse.make(
+    private func tokenResponse(
+        _ token: String, seconds: Int, _ authorization: Authorization, openID: Bool = false, idToken: String? = nil
+    ) -> Response {
+        let scope = ((openID ? [Permission.openID] : []) + authorization.granted).map(\.rawValue).joined(separator: " ")
+        return JSONResponse.make(
             TokenResponse(accessToken: token, expiresIn: seconds, grantedScopes: authorization.granted,
-                declinedScopes: authorization.declined),
+                declinedScopes: authorization.declined, scope: scope, idToken: idToken),
             headers: [.cacheControl: "no-store", .pragma: "no-cache"])
     }
 }

@@ -5,13 +5,15 @@ import Hummingbird
 struct SignedIn: Sendable {
     let user: UserRecord
     let session: String
+    /// When the person typed their password for this session (Unix seconds).
+    let authenticatedAt: Int
 
     /// The logged-in person behind the request's session cookie, if the session is current.
     static func find(in request: Request, platform: Platform) async throws -> SignedIn? {
         guard let session = request.cookies[BrowserCookies.session]?.value,
-            let userID = try await platform.browserSessions.userID(forCookie: session),
-            let user = try await platform.users.find(id: userID)
+            let found = try await platform.browserSessions.find(cookie: session),
+            let user = try await platform.users.find(id: found.userID)
         else { return nil }
-        return SignedIn(user: user, session: session)
+        return SignedIn(user: user, session: session, authenticatedAt: found.createdAt)
     }
 }

@@ -17,13 +17,24 @@ struct BrowserSessionStore: Sendable {
         return id
     }
 
-    /// The person a session cookie belongs to, if the session is current.
-    func userID(forCookie cookie: String) async throws -> String? {
+    /// A current session: whose it is, and when they typed their password.
+    struct Session: Decodable, Sendable {
+        let userID: String
+        /// Unix seconds: OpenID Connect's `auth_time`.
+        let createdAt: Int
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id", createdAt = "created_at"
+        }
+    }
+
+    /// The session a cookie belongs to, if it is current.
+    func find(cookie: String) async throws -> Session? {
         let now = clock.now
         return try await database.read { sql in
             try await sql.raw(
-                "SELECT user_id FROM browser_sessions WHERE id_hash = \(bind: Secrets.hash(cookie)) AND expires_at > \(bind: now)"
-            ).first(decodingColumn: "user_id", as: String.self)
+                "SELECT user_id, created_at FROM browser_sessions WHERE id_hash = \(bind: Secrets.hash(cookie)) AND expires_at > \(bind: now)"
+            ).first(decoding: Session.self)
         }
     }
 

@@ -1,3 +1,4 @@
+import KinshipCore
 import SQLKit
 
 /// An authorization code as stored: only its hash, bound to the app, redirect URI and PKCE
@@ -12,6 +13,23 @@ struct AuthorizationCodeRecord: Decodable, Sendable {
     var createdAt: Int
     var expiresAt: Int
     var usedAt: Int?
+    /// The app's OpenID Connect nonce, for the id_token.
+    var nonce: String?
+    /// The scope the app asked for, as a scope string (`openid` among it for an OpenID login).
+    var requestedScope: String?
+    /// When the person typed their password (Unix seconds): the id_token's `auth_time`.
+    var authTime: Int?
+
+    /// The scope the app asked for.
+    var requested: [Permission] { Permission.list(fromScope: requestedScope ?? "") }
+}
+
+/// What a code remembers of the login that issued it, for the id_token its exchange may carry.
+struct CodeLogin: Sendable {
+    let requested: [Permission]
+    let nonce: String?
+    /// When the person typed their password (Unix seconds).
+    let authTime: Int
 }
 
 /// Authorization codes: issued by the dialog, exchanged once at the token endpoint.
@@ -21,16 +39,18 @@ struct CodeStore: Sendable {
 
     /// Issues a code and returns it; the database keeps only its hash.
     func issue(
-        authorization: Authorization, redirectURI: String, codeChallenge: String?, lifetime: Int
+        authorization: Authorization, redirectURI: String, codeChallenge: String?, login: CodeLogin, lifetime: Int
     ) async throws -> String {
         let code = Secrets.generate(prefix: "kac_")
         let now = clock.now
         try await database.write { sql in
             try await sql.raw(
                 """
-                INSERT INTO authorization_codes (code_hash, authorization_id, app_id, user_id, redirect_uri, code_challenge, created_at, expires_at)
+                INSERT INTO authorization_codes (code_hash, authorization_id, app_id, user_id, redirect_uri, code_challenge, created_at,
+                    expires_at, nonce, requested_scope, auth_time)
                 VALUES (\(bind: Secrets.hash(code)), \(bind: authorization.id), \(bind: authorization.appID), \(bind: authorization.userID),
-                    \(bind: redirectURI), \(bind: codeChallenge), \(bind: now), \(bind: now + lifetime))
+                    \(bind: redirectURI), \(bind: codeChallenge), \(bind: now), \(bind: now + lifetime), \(bind: login.nonce),
+                    \(bind: Permission.scope(of: login.requested)), \(bind: login.authTime))
                 """
             ).run()
         }

@@ -200,5 +200,29 @@ enum Schema {
                 "ALTER TABLE users ADD COLUMN findable_by_email INTEGER NOT NULL DEFAULT 0",
             ]
         },
+        Migration(version: 6, name: "OpenID Connect: id_token signing keys, the login a code carries") { _ in
+            [
+                // What the id_token of a code's exchange needs: the app's nonce, the scope it asked
+                // for (`openid`, `profile`), and when the person last typed their password (the
+                // start of their browser session: OpenID's auth_time).
+                "ALTER TABLE authorization_codes ADD COLUMN nonce TEXT",
+                "ALTER TABLE authorization_codes ADD COLUMN requested_scope TEXT",
+                "ALTER TABLE authorization_codes ADD COLUMN auth_time BIGINT",
+                // Signing keys: the private key sealed with a key derived from the server secret.
+                // A key signs from `activates_at` until `retired_at`, and is published from its
+                // creation until every id_token it signed has expired.
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY,
+                    algorithm TEXT NOT NULL,
+                    sealed_private_key TEXT NOT NULL,
+                    public_jwk TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    activates_at BIGINT NOT NULL,
+                    retired_at BIGINT
+                )
+                """,
+            ]
+        },
     ]
 }

@@ -22,6 +22,14 @@ struct PKCEPair {
     }
 }
 
+/// The OpenID Connect parameters a test's dialog request carries.
+struct OpenIDParameters: Sendable {
+    var nonce: String?
+    var prompt: [AuthorizationRequest.Prompt] = []
+    var maxAge: Int?
+    var loginHint: String?
+}
+
 /// An app registered for a test, with its secret.
 struct TestApp: Sendable {
     let record: AppRecord
@@ -49,11 +57,11 @@ extension LiveServer {
     /// The dialog URL (path and query) an app would open.
     func dialogURI(
         _ app: TestApp, scope: [Permission], state: String = "state-123", pkce: PKCEPair? = nil,
-        redirectURI: String = loopbackRedirect, authType: AuthorizationRequest.AuthType? = nil
+        redirectURI: String = loopbackRedirect, authType: AuthorizationRequest.AuthType? = nil, openID: OpenIDParameters = .init()
     ) -> String {
         let request = AuthorizationRequest(
             clientID: app.id, redirectURI: redirectURI, scope: scope, state: state, codeChallenge: pkce?.challenge,
-            authType: authType)
+            authType: authType, nonce: openID.nonce, prompt: openID.prompt, maxAge: openID.maxAge, loginHint: openID.loginHint)
         return "/dialog/oauth?" + request.parameters.formEncoded
     }
 
@@ -62,9 +70,10 @@ extension LiveServer {
     func authorize(
         _ browser: Browser, _ app: TestApp, scope: [Permission], untick: [Permission] = [], pkce: PKCEPair?,
         login: String = "ada@example.com", password: String = testPassword, authType: AuthorizationRequest.AuthType? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        openID: OpenIDParameters = .init(), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> AuthorizationResponse {
-        var page = try await consentPage(browser, app, scope: scope, pkce: pkce, login: login, password: password, authType: authType)
+        var page = try await consentPage(
+            browser, app, scope: scope, pkce: pkce, login: login, password: password, authType: authType, openID: openID)
         var done = try await browser.submit(page, action: "/dialog/oauth/confirm", button: ("action", "continue"), untick: untick.map(\.rawValue))
         while done.status == .ok, done.form(action: "/dialog/oauth/confirm") != nil {
             page = done
@@ -79,9 +88,9 @@ extension LiveServer {
     /// Opens the dialog and logs in when the login form shows; returns the consent page.
     func consentPage(
         _ browser: Browser, _ app: TestApp, scope: [Permission], pkce: PKCEPair?, login: String = "ada@example.com",
-        password: String = testPassword, authType: AuthorizationRequest.AuthType? = nil
+        password: String = testPassword, authType: AuthorizationRequest.AuthType? = nil, openID: OpenIDParameters = .init()
     ) async throws -> Page {
-        let uri = dialogURI(app, scope: scope, pkce: pkce, authType: authType)
+        let uri = dialogURI(app, scope: scope, pkce: pkce, authType: authType, openID: openID)
         var page = try await browser.get(uri)
         if let loginForm = page.form(action: "/dialog/login") {
             var parameters = FormParameters()

@@ -37,6 +37,8 @@ struct LiveServer: Sendable {
     let client: any TestClientProtocol
     /// The platform's clock: move it to expire codes, tokens and limit windows.
     let clock: ManualClock
+    /// What the server was started with (its server secret among it).
+    let configuration: ServerConfiguration
 
     /// A new browser with an empty cookie jar.
     func browser() -> Browser { Browser(client: client) }
@@ -57,8 +59,8 @@ func withLiveServer(
         logger.logLevel = .warning
         let app = try await KinshipApplication.make(
             platform: platform, configuration: configuration, builtInApps: builtInApps, logger: logger)
-        try await app.test(.live) { client in
-            try await body(LiveServer(platform: platform, client: client, clock: clock))
+        try await app.test(.live) { [configuration] client in
+            try await body(LiveServer(platform: platform, client: client, clock: clock, configuration: configuration))
         }
     }
 }

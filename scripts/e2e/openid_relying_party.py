@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Kinship as an OpenID Connect provider, seen by a relying party nobody here wrote.
+
+Starts a real `kinship serve --demo` on a free loopback port and registers a confidential app.
+requests-oauth2client (PyPI) then does discovery, builds the authorization request (PKCE, state,
+nonce), a scripted browser walks the real dialog as a person would (email unticked), and the
+library exchanges the code and validates the id_token by its own rules (signature against the
+JWKS, alg, kid, iss, aud, nonce, exp, at_hash) before calling userinfo. `prompt=none` is tried both
+ways: after consent it answers at once, in a browser nobody logged in to it answers login_required.
+Last, `kinship keys list` and `kinship keys rotate` as an operator runs them.
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+from requests_oauth2client import OAuth2Client
+from requests_oauth2client.exceptions import LoginRequired
+
+from kinship_e2e import (Browser, Checks, admin, complete_dialog, free_port, fresh_postgres, secret_file_arguments, start_server,
+                         stop)
+
+check = Checks()
+
+
+def main():
+    arguments = argparse.ArgumentParser(description=__doc__)
+    arguments.add_argument("--kinship", required=True, help="path of the built kinship executable")
+    arguments.add_argument("--database", help="a postgres:// URL of a server to make a new database on; default: SQLite")
+    options = arguments.parse_args()
+    kinship = os.path.abspath(options.kinship)
+    folder = tempfile.mkdtemp(prefix="kinship-oidc-")
+    database = fresh_postgres(options.database, "kinship_oidc") if options.database else os.path.join(folder, "kinship.sqlite")
+    process, base, _ = start_server(kinship, database, folder)
+    try:
+        redirect_uri = f"http://127.0.0.1:{free_port()}/callback"
+        code, out, err = admin(kinship, database, "apps", "create", "--name", "Relying Party", "--confidential",
+                               "--redirect-uri", "http://127.0.0.1/callback")
+        check("apps create registers a confidential app", code == 0, err)
+        app = json.loads(out)
+        client = OAuth2Client.from_discovery_endpoint(
+            url=base + "/.well-known/openid-configuration", issuer=base, client_id=app["client_id"],
+            client_secret=app["client_secret"], redirect_uri=redirect_uri, testing=True)
+        check("discovery: the library found the token, userinfo and JWKS endpoints",
+              client.token_endpoint and client.userinfo_endpoint and client.authorization_server_jwks)
+
+        browser = Browser(base)
+        request = client.authorization_request(scope="openid profile email")
+        path = request.uri[len(base):]
+        location = complete_dialog(browser, path, "ada@example.com", "kinship-demo", untick=("email",))
+        response = request.validate_callback(location)
+        check("the callback passes the library's checks (state, iss)", response.code)
+        token = client.authorization_code(response)
+        claims = token.id_token.claims
+        check("the id_token passes the library's validation (signature, alg, kid, iss, aud, nonce, exp, at_hash)",
+              token.id_token is not None)
+        check("the id_token names the person and the app", claims.get("aud") == app["client_id"] and claims.get("sub"), claims)
+        check("the id_token carries the name and, unticked, no email", claims.get("name") == "Ada Lovelace" and "email" not in claims,
+              claims)
+        check("the nonce is the one the library sent", claims.get("nonce") == request.nonce, claims)
+        userinfo = client.userinfo(token)
+        check("userinfo answers for the same person", userinfo.get("sub") == claims.get("sub"), userinfo)
+        check("userinfo holds back the unticked email", "email" not in userinfo and userinfo.get("given_name") == "Ada", userinfo)
+
+        silent = client.authorization_request(scope="openid profile", prompt="none")
+        status, headers, _ = browser.request(silent.uri[len(base):])
+        again = silent.validate_callback(headers.get("Location", ""))
+        renewed = client.authorization_code(again)
+        check("prompt=none after consent: a code at once and a valid id_token",
+              status == 303 and renewed.id_token.claims.get("sub") == claims.get("sub"))
+
+        stranger = client.authorization_request(scope="openid", prompt="none")
+        status, headers, _ = Browser(base).request(stranger.uri[len(base):])
+        try:
+            stranger.validate_callback(headers.get("Location", ""))
+            refused = False
+        except LoginRequired:
+            refused = True
+        check("prompt=none in a browser nobody logged in to: the library reads login_required", refused, headers.get("Location"))
+
+        secret = secret_file_arguments(kinship, database, folder)
+        code, out, err = admin(kinship, database, "keys", "list", *secret)
+        keys = json.loads(out)["data"] if code == 0 else []
+        check("keys list: the key the id_tokens name is the one signing", code == 0 and [k["kid"] for k in keys if k["status"] == "signing"]
+              == [token.id_token.kid], out + err)
+        code, out, err = admin(kinship, database, "keys", "rotate", *secret)
+        rotated = json.loads(out) if code == 0 else {}
+        check("keys rotate: a new key, published now, signing later", rotated.get("status") == "pending", out + err)
+        code, out, err = admin(kinship, database, "keys", "rotate", "--secret-file", os.path.join(folder, "missing.secret"))
+        check("keys rotate with a secret file that does not exist says so", code != 0 and "missing.secret" in err, err)
+    finally:
+        stop(process)
+    print(f"OpenID relying party: {len(check.results) - len(check.failed)} passed, {len(check.failed)} failed")
+    sys.exit(1 if check.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
