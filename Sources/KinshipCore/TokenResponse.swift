@@ -13,10 +13,13 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var scope: String?
     /// OpenID Connect: the signed id_token, when the app asked for scope `openid`.
     public var idToken: String?
+    /// A refresh token (RFC 6749 §6): for public apps, and for apps that asked for
+    /// `offline_access`. Each use answers with a new one; the old one stops working.
+    public var refreshToken: String?
 
     public init(
         accessToken: String, tokenType: String = "bearer", expiresIn: Int, grantedScopes: [Permission],
-        declinedScopes: [Permission], scope: String? = nil, idToken: String? = nil
+        declinedScopes: [Permission], scope: String? = nil, idToken: String? = nil, refreshToken: String? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -25,6 +28,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         self.declinedScopes = declinedScopes
         self.scope = scope
         self.idToken = idToken
+        self.refreshToken = refreshToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -35,6 +39,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case declinedScopes = "declined_scopes"
         case scope
         case idToken = "id_token"
+        case refreshToken = "refresh_token"
     }
 }
 

@@ -14,6 +14,7 @@ public struct Platform: Sendable {
     let authorizations: AuthorizationStore
     let codes: CodeStore
     let tokens: TokenStore
+    let refreshTokens: RefreshTokenStore
     let browserSessions: BrowserSessionStore
     let rateLimits: RateLimitStore
     /// For SQLite: the counter that lets processes cache token checks safely. PostgreSQL
@@ -59,6 +60,7 @@ public struct Platform: Sendable {
         self.authorizations = AuthorizationStore(database: database, clock: clock, generation: grantGeneration)
         self.codes = CodeStore(database: database, clock: clock)
         self.tokens = TokenStore(database: database, clock: clock, generation: grantGeneration)
+        self.refreshTokens = RefreshTokenStore(database: database, clock: clock, generation: grantGeneration)
         self.browserSessions = BrowserSessionStore(database: database, clock: clock)
         self.rateLimits = RateLimitStore(database: database, clock: clock)
     }

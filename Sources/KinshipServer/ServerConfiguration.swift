@@ -22,6 +22,11 @@ public struct ServerConfiguration: Sendable {
     public var shortTokenLifetime: Int
     /// Seconds a token from `fb_exchange_token` lives (60 days).
     public var longTokenLifetime: Int
+    /// Seconds a refresh token stays valid unused (each use gives a new one).
+    public var refreshTokenLifetime: Int
+    /// Seconds after a refresh token's rotation during which using it again is taken for a
+    /// concurrent refresh (answered) rather than a theft (which revokes its family).
+    public var refreshReuseGrace: Int
     /// Seconds an OpenID Connect id_token is valid.
     public var idTokenLifetime: Int
     /// Seconds a person stays logged in to the dialog in one browser.
@@ -74,7 +79,8 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
         database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
-        idTokenLifetime: Int = 60 * 60, browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
+        idTokenLifetime: Int = 60 * 60, refreshTokenLifetime: Int = 90 * 24 * 60 * 60, refreshReuseGrace: Int = 5,
+        browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
         graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
         signupsPerAddressPerMinute: Int = 10, secret: ServerSecret = .generate(), idleTimeout: Int = 15,
         maxConnections: Int = 10_000
@@ -89,6 +95,8 @@ public struct ServerConfiguration: Sendable {
         self.shortTokenLifetime = shortTokenLifetime
         self.longTokenLifetime = longTokenLifetime
         self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshReuseGrace = refreshReuseGrace
         self.browserSessionLifetime = browserSessionLifetime
         self.maxFormBytes = maxFormBytes
         self.graphLimits = graphLimits

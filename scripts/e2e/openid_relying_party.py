@@ -5,7 +5,7 @@ Starts a real `kinship serve --demo` on a free loopback port and registers a con
 requests-oauth2client (PyPI) then does discovery, builds the authorization request (PKCE, state,
 nonce), a scripted browser walks the real dialog as a person would (email unticked), and the
 library exchanges the code and validates the id_token by its own rules (signature against the
-JWKS, alg, kid, iss, aud, nonce, exp, at_hash) before calling userinfo. `prompt=none` is tried both
+JWKS, alg, kid, iss, aud, nonce, exp, at_hash) before calling userinfo, then refreshes twice. `prompt=none` is tried both
 ways: after consent it answers at once, in a browser nobody logged in to it answers login_required.
 Last, `kinship keys list` and `kinship keys rotate` as an operator runs them.
 """
@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 from requests_oauth2client import OAuth2Client
-from requests_oauth2client.exceptions import LoginRequired
+from requests_oauth2client.exceptions import InvalidGrant, LoginRequired
 
 from kinship_e2e import (Browser, Checks, admin, complete_dialog, free_port, fresh_postgres, secret_file_arguments, start_server,
                          stop)
@@ -62,6 +62,24 @@ def main():
         userinfo = client.userinfo(token)
         check("userinfo answers for the same person", userinfo.get("sub") == claims.get("sub"), userinfo)
         check("userinfo holds back the unticked email", "email" not in userinfo and userinfo.get("given_name") == "Ada", userinfo)
+
+        offline = client.authorization_request(scope="openid profile offline_access", prompt="none")
+        status, headers, _ = browser.request(offline.uri[len(base):])
+        tokens = client.authorization_code(offline.validate_callback(headers.get("Location", "")))
+        check("offline_access: the code exchange carries a refresh token", tokens.refresh_token, tokens)
+        first = client.refresh_token(tokens)
+        second = client.refresh_token(first)
+        check("refreshed twice by the library: each time a new access and refresh token",
+              len({tokens.access_token, first.access_token, second.access_token}) == 3
+              and len({tokens.refresh_token, first.refresh_token, second.refresh_token}) == 3)
+        check("the refreshed access token works at userinfo", client.userinfo(second).get("sub") == claims.get("sub"))
+        client.revoke_refresh_token(second.refresh_token)
+        try:
+            client.refresh_token(second.refresh_token)
+            revoked = False
+        except InvalidGrant:
+            revoked = True
+        check("revoked through the library (RFC 7009), the refresh token is refused with invalid_grant", revoked)
 
         silent = client.authorization_request(scope="openid profile", prompt="none")
         status, headers, _ = browser.request(silent.uri[len(base):])

@@ -18,7 +18,7 @@ struct DiscoveryController: Sendable {
         let scopesSupported: [String]
         let responseTypesSupported = ["code"]
         let responseModesSupported = ["query"]
-        let grantTypesSupported = ["authorization_code", "fb_exchange_token"]
+        let grantTypesSupported = ["authorization_code", "refresh_token", "fb_exchange_token"]
         let subjectTypesSupported = ["public"]
         let idTokenSigningAlgValuesSupported = [SigningKeys.algorithm]
         let claimsSupported = [
@@ -65,7 +65,7 @@ struct DiscoveryController: Sendable {
             userinfoEndpoint = base + "/userinfo"
             jwksURI = base + "/.well-known/jwks.json"
             revocationEndpoint = base + "/oauth/revoke"
-            scopesSupported = ["openid", "profile"] + PermissionCatalogue.all.map(\.permission.rawValue)
+            scopesSupported = ["openid", "profile", "offline_access"] + PermissionCatalogue.all.map(\.permission.rawValue)
         }
     }
 

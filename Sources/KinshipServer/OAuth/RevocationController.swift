@@ -3,7 +3,8 @@ import Hummingbird
 import KinshipCore
 import Logging
 
-/// `POST /oauth/revoke` (RFC 7009): an app revokes one of its tokens. The answer is 200 whether or
+/// `POST /oauth/revoke` (RFC 7009): an app revokes one of its access tokens, or a refresh token
+/// with everything issued from its login. The answer is 200 whether or
 /// not the token existed, so the endpoint tells nobody which tokens are real.
 struct RevocationController: Sendable {
     let platform: Platform
@@ -26,6 +27,10 @@ struct RevocationController: Sendable {
         if let record = try await platform.tokens.find(token: token), record.appId == client.app.id {
             try await platform.tokens.revoke(tokenHash: record.tokenHash)
             context.logger.info("Token revoked by its app", metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        } else if let record = try await platform.refreshTokens.find(token: token), record.appId == client.app.id {
+            // RFC 7009 §2.1: revoking a refresh token ends the access tokens of the same grant too.
+            try await platform.refreshTokens.revokeFamily(record.familyId)
+            context.logger.info("Refresh token revoked by its app", metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
         }
         return Response(status: .ok, headers: [.cacheControl: "no-store"])
     }

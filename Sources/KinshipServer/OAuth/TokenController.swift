@@ -4,7 +4,8 @@ import KinshipCore
 import Logging
 
 /// `POST /oauth/access_token`: exchanges an authorization code (with its PKCE verifier) for a
-/// token, or a token for a long-lived one (`grant_type=fb_exchange_token`).
+/// token, a refresh token for a new pair (`grant_type=refresh_token`, in TokenController+Refresh),
+/// or a token for a long-lived one (`grant_type=fb_exchange_token`).
 struct TokenController: Sendable {
     let platform: Platform
     let configuration: ServerConfiguration
@@ -27,10 +28,13 @@ struct TokenController: Sendable {
             return try await redeemCode(form, client, context)
         case "fb_exchange_token":
             return try await extend(form, client, context)
+        case "refresh_token":
+            return try await refresh(form, client, context)
         case nil, "":
             throw OAuthFailure(.invalidRequest, "grant_type is missing.")
         case let other?:
-            throw OAuthFailure(.unsupportedGrantType, "grant_type \(other) is not supported; use authorization_code or fb_exchange_token.")
+            throw OAuthFailure(
+                .unsupportedGrantType, "grant_type \(other) is not supported; use authorization_code, refresh_token or fb_exchange_token.")
         }
     }
 
@@ -81,29 +85,41 @@ struct TokenController: Sendable {
         else {
             throw OAuthFailure(.invalidGrant, "The person removed the app after this code was issued.")
         }
-        let issued = try await platform.tokens.issue(
-            authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash)
         let requested = record.requested
+        // Public apps have no secret for a long-lived exchange: they stay logged in by refreshing.
+        let family = requested.contains(.offlineAccess) || !client.app.isConfidential ? RefreshTokenStore.newFamily() : nil
+        let issued = try await platform.tokens.issue(
+            authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash,
+            refreshFamily: family)
+        var refreshToken: String?
+        if let family {
+            refreshToken = try await platform.refreshTokens.issue(
+                family: family, authorization: authorization, requestedScope: requested, authTime: record.authTime,
+                lifetime: configuration.refreshTokenLifetime)
+        }
         var idToken: String?
         if requested.contains(.openID) {
-            idToken = try await signIDToken(for: record, authorization, accessToken: issued.token)
+            idToken = try await signIDToken(
+                authorization, requested: requested, authTime: record.authTime, nonce: record.nonce, accessToken: issued.token)
         }
         context.logger.info("Token issued", metadata: [
             "user.id": "\(authorization.userID)", "app.id": "\(authorization.appID)", "id_token": "\(idToken != nil)",
+            "refresh_token": "\(refreshToken != nil)",
         ])
-        return tokenResponse(issued.token, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil,
-            idToken: idToken)
+        return tokenResponse(
+            issued.token, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
+            refreshToken: refreshToken)
     }
 
-    /// The id_token of a code's exchange: the person's claims as far as the login asked for them
+    /// An id_token for `authorization`'s person: their claims as far as the login asked for them
     /// and they were granted.
-    private func signIDToken(for code: AuthorizationCodeRecord, _ authorization: Authorization, accessToken: String) async throws
-        -> String
-    {
+    func signIDToken(
+        _ authorization: Authorization, requested: [Permission], authTime: Int?, nonce: String?, accessToken: String
+    ) async throws -> String {
         guard let user = try await platform.users.find(id: authorization.userID) else {
-            throw OAuthFailure(.invalidGrant, "The person this code was issued for no longer has an account.")
+            throw OAuthFailure(.invalidGrant, "The person this login belongs to no longer has an account.")
         }
-        let requested = Set(code.requested)
+        let requested = Set(requested)
         let granted = Set(authorization.granted)
         let now = platform.clock.now
         let claims = StandardClaims(
@@ -111,7 +127,7 @@ struct TokenController: Sendable {
             email: requested.contains(.email) && granted.contains(.email), baseURL: issuer.url)
         return try await signingKeys.sign(IDToken(
             issuer: issuer.url, subject: user.id, audience: authorization.appID, expiresAt: now + configuration.idTokenLifetime,
-            issuedAt: now, authTime: code.authTime, nonce: code.nonce, accessToken: accessToken, claims: claims))
+            issuedAt: now, authTime: authTime, nonce: nonce, accessToken: accessToken, claims: claims))
     }
 
     /// A code used twice means it leaked: refuse, and revoke what its first use issued (RFC 6749 §4.1.2).
@@ -146,13 +162,14 @@ struct TokenController: Sendable {
         return tokenResponse(issued.token, seconds: configuration.longTokenLifetime, grant.authorization)
     }
 
-    private func tokenResponse(
-        _ token: String, seconds: Int, _ authorization: Authorization, openID: Bool = false, idToken: String? = nil
+    func tokenResponse(
+        _ token: String, seconds: Int, _ authorization: Authorization, openID: Bool = false, idToken: String? = nil,
+        refreshToken: String? = nil
     ) -> Response {
         let scope = ((openID ? [Permission.openID] : []) + authorization.granted).map(\.rawValue).joined(separator: " ")
         return JSONResponse.make(
             TokenResponse(accessToken: token, expiresIn: seconds, grantedScopes: authorization.granted,
-                declinedScopes: authorization.declined, scope: scope, idToken: idToken),
+                declinedScopes: authorization.declined, scope: scope, idToken: idToken, refreshToken: refreshToken),
             headers: [.cacheControl: "no-store", .pragma: "no-cache"])
     }
 }

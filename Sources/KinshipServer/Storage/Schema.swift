@@ -224,5 +224,29 @@ enum Schema {
                 """,
             ]
         },
+        Migration(version: 7, name: "refresh tokens") { _ in
+            [
+                // A family is one login's chain of refresh tokens: each use rotates to a new one, and
+                // a reused (already rotated) token revokes the family and its access tokens.
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    family_id TEXT NOT NULL,
+                    authorization_id TEXT NOT NULL REFERENCES authorizations(id) ON DELETE CASCADE,
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    requested_scope TEXT,
+                    auth_time BIGINT,
+                    issued_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    rotated_at BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX refresh_tokens_by_family ON refresh_tokens (family_id)",
+                "ALTER TABLE access_tokens ADD COLUMN refresh_family_id TEXT",
+                "CREATE INDEX access_tokens_by_refresh_family ON access_tokens (refresh_family_id)",
+            ]
+        },
     ]
 }

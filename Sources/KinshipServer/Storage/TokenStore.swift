@@ -33,8 +33,11 @@ struct TokenStore: Sendable {
     let generation: GrantGeneration?
 
     /// Issues a token for a login; returns the token (shown once) and its record.
+    ///
+    /// - Parameter refreshFamily: the refresh token family the token comes with, if any: reusing a
+    ///   rotated refresh token revokes the family's access tokens too.
     func issue(
-        authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?
+        authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?, refreshFamily: String? = nil
     ) async throws -> (token: String, record: AccessTokenRecord) {
         let token = Secrets.generate(prefix: "kat_")
         let now = clock.now
@@ -45,9 +48,11 @@ struct TokenStore: Sendable {
         try await database.write { sql in
             try await sql.raw(
                 """
-                INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at)
+                INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at,
+                    refresh_family_id)
                 VALUES (\(bind: record.tokenHash), \(bind: record.authorizationId), \(bind: record.appId), \(bind: record.userId),
-                    \(bind: record.lifetime), \(bind: record.codeHash), \(bind: record.issuedAt), \(bind: record.expiresAt))
+                    \(bind: record.lifetime), \(bind: record.codeHash), \(bind: record.issuedAt), \(bind: record.expiresAt),
+                    \(bind: refreshFamily))
                 """
             ).run()
         }

@@ -1,0 +1,80 @@
+import Hummingbird
+import KinshipCore
+import Logging
+
+extension TokenController {
+    /// `grant_type=refresh_token` (RFC 6749 §6): a new access token and a new refresh token for a
+    /// refresh token, which stops working. A rotated token used again within
+    /// ``ServerConfiguration/refreshReuseGrace`` seconds is a concurrent refresh and is answered;
+    /// later it means the token was copied, and the whole family is revoked (RFC 9700 §4.14.2).
+    func refresh(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext) async throws
+        -> Response
+    {
+        if client.app.isConfidential, !client.presentedSecret {
+            throw OAuthFailure(.invalidClient, "\(client.app.name) is a confidential app: authenticate with its client secret.")
+        }
+        guard let token = form["refresh_token"], !token.isEmpty else { throw OAuthFailure(.invalidRequest, "refresh_token is missing.") }
+        guard let record = try await platform.refreshTokens.find(token: token), record.appId == client.app.id else {
+            throw OAuthFailure(.invalidGrant, "The refresh token is not valid.")
+        }
+        let authorization = try await checkStillValid(record)
+        if let scope = form["scope"] {
+            let widening = Set(Permission.list(fromScope: scope).filter { !$0.isProtocolScope }).subtracting(authorization.granted)
+            guard widening.isEmpty else {
+                throw OAuthFailure(.invalidScope,
+                    "A refresh cannot widen the grant: \(Permission.scope(of: widening.sorted())) is not granted. Log in again to ask for it.")
+            }
+        }
+        try await rotate(record, context)
+        let issued = try await platform.tokens.issue(
+            authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: nil,
+            refreshFamily: record.familyId)
+        let requested = record.requested
+        let refreshToken = try await platform.refreshTokens.issue(
+            family: record.familyId, authorization: authorization, requestedScope: requested, authTime: record.authTime,
+            lifetime: configuration.refreshTokenLifetime)
+        var idToken: String?
+        if requested.contains(.openID) {
+            idToken = try await signIDToken(authorization, requested: requested, authTime: record.authTime, nonce: nil, accessToken: issued.token)
+        }
+        context.logger.info("Token refreshed", metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        return tokenResponse(
+            issued.token, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
+            refreshToken: refreshToken)
+    }
+
+    /// The login a refresh token renews, when the token, the login and the person's password all
+    /// still stand.
+    private func checkStillValid(_ record: RefreshTokenRecord) async throws -> Authorization {
+        if record.revokedAt != nil {
+            throw OAuthFailure(.invalidGrant, "The refresh token was revoked; log in again.")
+        }
+        guard record.expiresAt > platform.clock.now else {
+            throw OAuthFailure(.invalidGrant, "The refresh token has expired (unused too long); log in again.")
+        }
+        guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
+        else {
+            throw OAuthFailure(.invalidGrant, "The person removed the app; log in again.")
+        }
+        guard let user = try await platform.users.find(id: record.userId), user.passwordChangedAt <= record.issuedAt else {
+            throw OAuthFailure(.invalidGrant, "The person changed their password; log in again.")
+        }
+        return authorization
+    }
+
+    /// Marks the token used; a token used before is answered only within the grace window, and
+    /// otherwise revokes its family.
+    private func rotate(_ record: RefreshTokenRecord, _ context: KinshipRequestContext) async throws {
+        if record.rotatedAt == nil, try await platform.refreshTokens.rotate(tokenHash: record.tokenHash) { return }
+        // Someone used it first: this request, or another one at the same moment.
+        let current = try await platform.refreshTokens.find(tokenHash: record.tokenHash)
+        if current?.revokedAt != nil {
+            throw OAuthFailure(.invalidGrant, "The refresh token was revoked; log in again.")
+        }
+        if let rotatedAt = current?.rotatedAt, platform.clock.now - rotatedAt <= configuration.refreshReuseGrace { return }
+        try await platform.refreshTokens.revokeFamily(record.familyId)
+        context.logger.warning("A rotated refresh token was used again; every token of its login is revoked",
+            metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        throw OAuthFailure(.invalidGrant, "The refresh token was already used, so every token of this login is revoked; log in again.")
+    }
+}
