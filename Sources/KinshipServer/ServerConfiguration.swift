@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var refreshReuseGrace: Int
     /// Seconds an OpenID Connect id_token is valid.
     public var idTokenLifetime: Int
+    /// ``idTokenLifetime`` unless a deployment sets another.
+    public static let defaultIDTokenLifetime = 60 * 60
     /// Seconds a person stays logged in to the dialog in one browser.
     public var browserSessionLifetime: Int
     /// The largest form body accepted, in bytes.
@@ -79,7 +81,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
         database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
-        idTokenLifetime: Int = 60 * 60, refreshTokenLifetime: Int = 90 * 24 * 60 * 60, refreshReuseGrace: Int = 5,
+        idTokenLifetime: Int = defaultIDTokenLifetime, refreshTokenLifetime: Int = 90 * 24 * 60 * 60, refreshReuseGrace: Int = 5,
         browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
         graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
         signupsPerAddressPerMinute: Int = 10, secret: ServerSecret = .generate(), idleTimeout: Int = 15,

@@ -17,7 +17,7 @@ extension TokenController {
         guard let record = try await platform.refreshTokens.find(token: token), record.appId == client.app.id else {
             throw OAuthFailure(.invalidGrant, "The refresh token is not valid.")
         }
-        let authorization = try await checkStillValid(record)
+        let (authorization, user) = try await checkStillValid(record)
         if let scope = form["scope"] {
             let widening = Set(Permission.list(fromScope: scope).filter { !$0.isProtocolScope }).subtracting(authorization.granted)
             guard widening.isEmpty else {
@@ -25,27 +25,32 @@ extension TokenController {
                     "A refresh cannot widen the grant: \(Permission.scope(of: widening.sorted())) is not granted. Log in again to ask for it.")
             }
         }
-        try await rotate(record, context)
-        let issued = try await platform.tokens.issue(
-            authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: nil,
-            refreshFamily: record.familyId)
         let requested = record.requested
-        let refreshToken = try await platform.refreshTokens.issue(
-            family: record.familyId, authorization: authorization, requestedScope: requested, authTime: record.authTime,
-            lifetime: configuration.refreshTokenLifetime)
+        let login = RefreshTokenStore.Login(authorization: authorization, requestedScope: requested, authTime: record.authTime)
+        var pair: RefreshTokenStore.TokenPair?
+        if record.rotatedAt == nil {
+            pair = try await platform.refreshTokens.renew(record, login, lifetimes: refreshLifetimes, spending: true)
+        }
+        if pair == nil {
+            // Someone used it first: a concurrent refresh within the grace window, or a copy.
+            try await refuseReuse(record, context)
+            pair = try await platform.refreshTokens.renew(record, login, lifetimes: refreshLifetimes, spending: false)
+        }
+        guard let pair else { throw OAuthFailure(.invalidGrant, "The refresh token is not valid.") }
         var idToken: String?
         if requested.contains(.openID) {
-            idToken = try await signIDToken(authorization, requested: requested, authTime: record.authTime, nonce: nil, accessToken: issued.token)
+            idToken = try await signIDToken(
+                for: user, authorization, requested: requested, authTime: record.authTime, nonce: nil, accessToken: pair.accessToken)
         }
         context.logger.info("Token refreshed", metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
         return tokenResponse(
-            issued.token, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
-            refreshToken: refreshToken)
+            pair.accessToken, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
+            refreshToken: pair.refreshToken)
     }
 
-    /// The login a refresh token renews, when the token, the login and the person's password all
-    /// still stand.
-    private func checkStillValid(_ record: RefreshTokenRecord) async throws -> Authorization {
+    /// The login a refresh token renews and its person, when the token, the login and the person's
+    /// password all still stand.
+    private func checkStillValid(_ record: RefreshTokenRecord) async throws -> (Authorization, UserRecord) {
         if record.revokedAt != nil {
             throw OAuthFailure(.invalidGrant, "The refresh token was revoked; log in again.")
         }
@@ -59,14 +64,12 @@ extension TokenController {
         guard let user = try await platform.users.find(id: record.userId), user.passwordChangedAt <= record.issuedAt else {
             throw OAuthFailure(.invalidGrant, "The person changed their password; log in again.")
         }
-        return authorization
+        return (authorization, user)
     }
 
-    /// Marks the token used; a token used before is answered only within the grace window, and
-    /// otherwise revokes its family.
-    private func rotate(_ record: RefreshTokenRecord, _ context: KinshipRequestContext) async throws {
-        if record.rotatedAt == nil, try await platform.refreshTokens.rotate(tokenHash: record.tokenHash) { return }
-        // Someone used it first: this request, or another one at the same moment.
+    /// Answers a token that was used before: within the grace window it may be renewed again;
+    /// otherwise its family is revoked and the request refused.
+    private func refuseReuse(_ record: RefreshTokenRecord, _ context: KinshipRequestContext) async throws {
         let current = try await platform.refreshTokens.find(tokenHash: record.tokenHash)
         if current?.revokedAt != nil {
             throw OAuthFailure(.invalidGrant, "The refresh token was revoked; log in again.")

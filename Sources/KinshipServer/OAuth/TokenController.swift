@@ -86,39 +86,46 @@ struct TokenController: Sendable {
             throw OAuthFailure(.invalidGrant, "The person removed the app after this code was issued.")
         }
         let requested = record.requested
-        // Public apps have no secret for a long-lived exchange: they stay logged in by refreshing.
-        let family = requested.contains(.offlineAccess) || !client.app.isConfidential ? RefreshTokenStore.newFamily() : nil
-        let issued = try await platform.tokens.issue(
-            authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash,
-            refreshFamily: family)
+        let accessToken: String
         var refreshToken: String?
-        if let family {
-            refreshToken = try await platform.refreshTokens.issue(
-                family: family, authorization: authorization, requestedScope: requested, authTime: record.authTime,
-                lifetime: configuration.refreshTokenLifetime)
+        // Public apps have no secret for a long-lived exchange: they stay logged in by refreshing.
+        if requested.contains(.offlineAccess) || !client.app.isConfidential {
+            let pair = try await platform.refreshTokens.start(
+                .init(authorization: authorization, requestedScope: requested, authTime: record.authTime), codeHash: record.codeHash,
+                lifetimes: refreshLifetimes)
+            (accessToken, refreshToken) = (pair.accessToken, pair.refreshToken)
+        } else {
+            accessToken = try await platform.tokens.issue(
+                authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash
+            ).token
         }
         var idToken: String?
         if requested.contains(.openID) {
+            guard let user = try await platform.users.find(id: authorization.userID) else {
+                throw OAuthFailure(.invalidGrant, "The person this code was issued for no longer has an account.")
+            }
             idToken = try await signIDToken(
-                authorization, requested: requested, authTime: record.authTime, nonce: record.nonce, accessToken: issued.token)
+                for: user, authorization, requested: requested, authTime: record.authTime, nonce: record.nonce, accessToken: accessToken)
         }
         context.logger.info("Token issued", metadata: [
             "user.id": "\(authorization.userID)", "app.id": "\(authorization.appID)", "id_token": "\(idToken != nil)",
             "refresh_token": "\(refreshToken != nil)",
         ])
         return tokenResponse(
-            issued.token, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
+            accessToken, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
             refreshToken: refreshToken)
     }
 
-    /// An id_token for `authorization`'s person: their claims as far as the login asked for them
-    /// and they were granted.
+    /// How long the tokens of a login that refreshes live.
+    var refreshLifetimes: RefreshTokenStore.Lifetimes {
+        .init(accessToken: configuration.shortTokenLifetime, refreshToken: configuration.refreshTokenLifetime)
+    }
+
+    /// An id_token for `user`: their claims as far as the login asked for them and they were granted.
     func signIDToken(
-        _ authorization: Authorization, requested: [Permission], authTime: Int?, nonce: String?, accessToken: String
+        for user: UserRecord, _ authorization: Authorization, requested: [Permission], authTime: Int?, nonce: String?,
+        accessToken: String
     ) async throws -> String {
-        guard let user = try await platform.users.find(id: authorization.userID) else {
-            throw OAuthFailure(.invalidGrant, "The person this login belongs to no longer has an account.")
-        }
         let requested = Set(requested)
         let granted = Set(authorization.granted)
         let now = platform.clock.now

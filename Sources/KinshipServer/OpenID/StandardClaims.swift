@@ -31,7 +31,7 @@ struct StandardClaims: Codable, Sendable, Equatable {
             middleName = user.middleName
             familyName = user.lastName
             preferredUsername = user.username
-            picture = "\(baseURL)/pictures/\(user.id)"
+            picture = PictureService.address(of: user.id, baseURL: baseURL)
             locale = user.locale
         }
         if email {

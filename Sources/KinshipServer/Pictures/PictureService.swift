@@ -45,12 +45,15 @@ struct PictureInfo: Sendable, Equatable {
 struct PictureService: Sendable {
     let store: PictureStore
 
+    /// Where a person's picture is served, whatever it is (`GET /pictures/{user-id}`).
+    static func address(of userID: String, baseURL: String) -> String { "\(baseURL)/pictures/\(userID)" }
+
     func info(for user: UserRecord, size: PictureSize, baseURL: String) async throws -> PictureInfo {
+        let address = Self.address(of: user.id, baseURL: baseURL)
         if let stored = try await store.metadata(userID: user.id) {
-            return PictureInfo(url: "\(baseURL)/pictures/\(user.id)?v=\(stored.updatedAt)", width: stored.width, height: stored.height,
-                isSilhouette: false)
+            return PictureInfo(url: "\(address)?v=\(stored.updatedAt)", width: stored.width, height: stored.height, isSilhouette: false)
         }
-        return PictureInfo(url: "\(baseURL)/pictures/\(user.id)?size=\(size.side)", width: size.side, height: size.side,
+        return PictureInfo(url: "\(address)?size=\(size.side)", width: size.side, height: size.side,
             isSilhouette: AvatarRenderer.initials(of: user) == nil)
     }
 

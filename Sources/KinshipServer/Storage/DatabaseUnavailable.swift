@@ -27,11 +27,13 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
         case let error as SQLiteError where Self.sqliteLockReasons.contains(error.reason):
             self.init(retryAfter: 1, reason: "SQLite stayed locked by another process: \(error.message)")
         case let error as PSQLError where Self.isConnectivity(error):
-            self.init(reason: "PostgreSQL cannot be reached: \(String(describing: error.code))\(error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")")
+            self.init(reason: Self.explanation(of: error))
         case ConnectionPoolTimeoutError.connectionRequestTimeout:
             self.init(retryAfter: 2, reason: "every PostgreSQL connection stayed busy")
-        case is NIOConnectionError, is ChannelError, is IOError:
-            self.init(reason: "the database connection failed: \(error)")
+        case let error as NIOConnectionError:
+            self.init(reason: "nothing answered at \(error.host):\(error.port); check that the database server runs there")
+        case is ChannelError, is IOError:
+            self.init(reason: "the connection to the database broke off")
         default:
             return nil
         }
@@ -42,6 +44,20 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
     private static let sqliteLockReasons: [SQLiteError.Reason] = [
         .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout, .locked, .lockedBySharedCache,
     ]
+
+    /// What a connectivity error means, in the operator's words rather than PostgresNIO's.
+    private static func explanation(of error: PSQLError) -> String {
+        switch error.serverInfo?[.sqlState] {
+        case "53300"?:
+            "PostgreSQL has no connection left (max_connections); raise it, or run fewer kinship processes"
+        case let state? where state.hasPrefix("57P"):
+            "PostgreSQL is shutting down or starting up"
+        case _? where error.code == .server:
+            "PostgreSQL refused the connection"
+        default:
+            "PostgreSQL cannot be reached; check that it runs and that --database names it"
+        }
+    }
 
     private static func isConnectivity(_ error: PSQLError) -> Bool {
         switch error.code {

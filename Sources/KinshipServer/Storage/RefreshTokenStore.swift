@@ -28,27 +28,75 @@ struct RefreshTokenStore: Sendable {
     let clock: any WallClock
     let generation: GrantGeneration?
 
-    /// A new family's id, for the first token of a login and the access token issued beside it.
-    static func newFamily() -> String { Secrets.generate(byteCount: 16) }
+    /// What the app gets each time: an access token and the refresh token that renews it.
+    struct TokenPair: Sendable {
+        let accessToken: String
+        let refreshToken: String
+    }
 
-    /// Issues a refresh token in `family`, valid for `lifetime` seconds unused; returns the token.
-    func issue(
-        family: String, authorization: Authorization, requestedScope: [Permission], authTime: Int?, lifetime: Int
-    ) async throws -> String {
-        let token = Secrets.generate(prefix: "krt_")
+    /// What a family's tokens carry over from the login that started it.
+    struct Login: Sendable {
+        let authorization: Authorization
+        /// The scope the login asked for.
+        let requestedScope: [Permission]
+        /// When the person typed their password (Unix seconds).
+        let authTime: Int?
+    }
+
+    /// How long the tokens of a pair live, in seconds.
+    struct Lifetimes: Sendable {
+        let accessToken: Int
+        /// Unused; each renewal starts it again.
+        let refreshToken: Int
+    }
+
+    /// Starts a family for a login: its first access token (from the code `codeHash`) and refresh
+    /// token, in one transaction.
+    func start(_ login: Login, codeHash: String, lifetimes: Lifetimes) async throws -> TokenPair {
         let now = clock.now
-        try await database.write { sql in
-            try await sql.raw(
-                """
-                INSERT INTO refresh_tokens (token_hash, family_id, authorization_id, app_id, user_id, requested_scope, auth_time,
-                    issued_at, expires_at)
-                VALUES (\(bind: Secrets.hash(token)), \(bind: family), \(bind: authorization.id), \(bind: authorization.appID),
-                    \(bind: authorization.userID), \(bind: Permission.scope(of: requestedScope)), \(bind: authTime), \(bind: now),
-                    \(bind: now + lifetime))
-                """
-            ).run()
+        return try await database.write { sql in
+            try await Self.insertPair(family: Secrets.generate(byteCount: 16), login, codeHash: codeHash, lifetimes, now: now, sql)
         }
-        return token
+    }
+
+    /// The next pair of `record`'s family. With `spending`, `record` is marked rotated in the same
+    /// transaction, and `nil` comes back when another request rotated it first; so only one use
+    /// of a token is the first, even with several server processes, and a crash never spends a
+    /// token without giving its successor.
+    func renew(_ record: RefreshTokenRecord, _ login: Login, lifetimes: Lifetimes, spending: Bool) async throws -> TokenPair? {
+        let now = clock.now
+        return try await database.write { sql in
+            if spending {
+                let rotated = try await sql.raw(
+                    """
+                    UPDATE refresh_tokens SET rotated_at = \(bind: now)
+                    WHERE token_hash = \(bind: record.tokenHash) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash
+                    """
+                ).first()
+                guard rotated != nil else { return nil }
+            }
+            return try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, sql)
+        }
+    }
+
+    private static func insertPair(
+        family: String, _ login: Login, codeHash: String?, _ lifetimes: Lifetimes, now: Int, _ sql: any SQLDatabase
+    ) async throws -> TokenPair {
+        let (accessToken, record) = AccessTokenRecord.make(
+            for: login.authorization, lifetime: .short, seconds: lifetimes.accessToken, codeHash: codeHash, now: now)
+        try await record.insert(into: sql, refreshFamily: family)
+        let refreshToken = Secrets.generate(prefix: "krt_")
+        let authorization = login.authorization
+        try await sql.raw(
+            """
+            INSERT INTO refresh_tokens (token_hash, family_id, authorization_id, app_id, user_id, requested_scope, auth_time,
+                issued_at, expires_at)
+            VALUES (\(bind: Secrets.hash(refreshToken)), \(bind: family), \(bind: authorization.id), \(bind: authorization.appID),
+                \(bind: authorization.userID), \(bind: Permission.scope(of: login.requestedScope)), \(bind: login.authTime), \(bind: now),
+                \(bind: now + lifetimes.refreshToken))
+            """
+        ).run()
+        return TokenPair(accessToken: accessToken, refreshToken: refreshToken)
     }
 
     /// The stored record of a token, whatever its state.
@@ -61,20 +109,6 @@ struct RefreshTokenStore: Sendable {
         try await database.read { sql in
             try await sql.raw("SELECT * FROM refresh_tokens WHERE token_hash = \(bind: tokenHash)")
                 .first(decoding: RefreshTokenRecord.self, with: .snakeCase)
-        }
-    }
-
-    /// Marks a token rotated. Returns `false` when another request rotated it first, so only one
-    /// use of a token is the first, even with several server processes.
-    func rotate(tokenHash: String) async throws -> Bool {
-        let now = clock.now
-        return try await database.write { sql in
-            try await sql.raw(
-                """
-                UPDATE refresh_tokens SET rotated_at = \(bind: now)
-                WHERE token_hash = \(bind: tokenHash) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash
-                """
-            ).first() != nil
         }
     }
 

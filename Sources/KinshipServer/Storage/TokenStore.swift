@@ -26,6 +26,33 @@ struct AccessTokenRecord: Decodable, Sendable {
     }
 }
 
+extension AccessTokenRecord {
+    /// A new token for a login and the record that keeps only its hash.
+    static func make(
+        for authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?, now: Int
+    ) -> (token: String, record: AccessTokenRecord) {
+        let token = Secrets.generate(prefix: "kat_")
+        let record = AccessTokenRecord(
+            tokenHash: Secrets.hash(token), authorizationId: authorization.id, appId: authorization.appID,
+            userId: authorization.userID, lifetime: lifetime.rawValue, codeHash: codeHash, issuedAt: now,
+            expiresAt: now + seconds, revokedAt: nil)
+        return (token, record)
+    }
+
+    /// Stores the record. `refreshFamily` is the refresh token family the token comes with, if
+    /// any: reusing a rotated refresh token revokes the family's access tokens too.
+    func insert(into sql: any SQLDatabase, refreshFamily: String?) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at,
+                refresh_family_id)
+            VALUES (\(bind: tokenHash), \(bind: authorizationId), \(bind: appId), \(bind: userId), \(bind: lifetime), \(bind: codeHash),
+                \(bind: issuedAt), \(bind: expiresAt), \(bind: refreshFamily))
+            """
+        ).run()
+    }
+}
+
 /// Access tokens: issue, look up, revoke.
 struct TokenStore: Sendable {
     let database: Database
@@ -33,29 +60,12 @@ struct TokenStore: Sendable {
     let generation: GrantGeneration?
 
     /// Issues a token for a login; returns the token (shown once) and its record.
-    ///
-    /// - Parameter refreshFamily: the refresh token family the token comes with, if any: reusing a
-    ///   rotated refresh token revokes the family's access tokens too.
     func issue(
-        authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?, refreshFamily: String? = nil
+        authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?
     ) async throws -> (token: String, record: AccessTokenRecord) {
-        let token = Secrets.generate(prefix: "kat_")
-        let now = clock.now
-        let record = AccessTokenRecord(
-            tokenHash: Secrets.hash(token), authorizationId: authorization.id, appId: authorization.appID,
-            userId: authorization.userID, lifetime: lifetime.rawValue, codeHash: codeHash, issuedAt: now,
-            expiresAt: now + seconds, revokedAt: nil)
-        try await database.write { sql in
-            try await sql.raw(
-                """
-                INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at,
-                    refresh_family_id)
-                VALUES (\(bind: record.tokenHash), \(bind: record.authorizationId), \(bind: record.appId), \(bind: record.userId),
-                    \(bind: record.lifetime), \(bind: record.codeHash), \(bind: record.issuedAt), \(bind: record.expiresAt),
-                    \(bind: refreshFamily))
-                """
-            ).run()
-        }
+        let (token, record) = AccessTokenRecord.make(
+            for: authorization, lifetime: lifetime, seconds: seconds, codeHash: codeHash, now: clock.now)
+        try await database.write { sql in try await record.insert(into: sql, refreshFamily: nil) }
         return (token, record)
     }
 

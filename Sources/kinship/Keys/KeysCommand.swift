@@ -29,7 +29,7 @@ struct KeysCommand: AsyncParsableCommand {
             let location = try storage.location()
             let secret = try ServerSecretOptions.load(explicitPath: secretFile, database: location, logger: Logger(label: "kinship.keys"))
             return try await storage.withPlatform { platform in
-                try await body(SigningKeys(platform: platform, secret: secret, idTokenLifetime: ServerConfiguration().idTokenLifetime))
+                try await body(SigningKeys(platform: platform, secret: secret, idTokenLifetime: ServerConfiguration.defaultIDTokenLifetime))
             }
         }
     }
