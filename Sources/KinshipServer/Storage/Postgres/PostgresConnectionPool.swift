@@ -41,9 +41,8 @@ final class PostgresConnectionPool: Sendable {
     /// A query sent at the moment PostgreSQL shuts down can wait for an answer that never comes,
     /// even after its connection has closed (seen with PostgresNIO 1.33 when the server was stopped
     /// under load: a few requests hung for good). So the work runs in a task of its own, and when
-    /// the connection closes first the caller gets ``DatabaseUnavailable``; the task, should it
-    /// ever finish, gives the connection back. Work that is merely slow (waiting for a lock) is
-    /// left to finish.
+    /// the connection closes first the caller gets ``DatabaseUnavailable`` and the pool gets the
+    /// (closed) connection back. Work that is merely slow (waiting for a lock) is left to finish.
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
         -> Result
     {
@@ -51,6 +50,14 @@ final class PostgresConnectionPool: Sendable {
         let logger = self.logger
         let connection = try await pool.value.requestConnection(logger: logger).get()
         let answer = NIOLockedValueBox<CheckedContinuation<Result, any Error>?>(nil)
+        // The connection goes back to the pool once: when the work ends, or when the watchdog
+        // gives up on it. A closed connection given back is dropped and its slot freed, so hung
+        // work never keeps a slot from the requests that come after PostgreSQL is back.
+        let given = NIOLockedValueBox(false)
+        let giveBack: @Sendable () -> Void = {
+            guard given.withLockedValue({ given in defer { given = true }; return !given }) else { return }
+            pool.value.releaseConnection(connection, logger: logger)
+        }
         return try await withCheckedThrowingContinuation { continuation in
             answer.withLockedValue { $0 = continuation }
             // Polled rather than a callback on `closeFuture`, whose callbacks would pile up on a
@@ -58,6 +65,7 @@ final class PostgresConnectionPool: Sendable {
             let watchdog = connection.eventLoop.scheduleRepeatedTask(initialDelay: Self.closedCheck, delay: Self.closedCheck) { task in
                 guard connection.isClosed else { return }
                 task.cancel()
+                giveBack()
                 guard let abandoned = answer.withLockedValue({ $0.take() }) else { return }
                 logger.warning("A PostgreSQL connection closed while a request was using it; the request was answered 503")
                 abandoned.resume(throwing: DatabaseUnavailable(retryAfter: 2, reason: "the PostgreSQL connection closed"))
@@ -70,7 +78,7 @@ final class PostgresConnectionPool: Sendable {
                     outcome = .failure(error)
                 }
                 watchdog.cancel()
-                pool.value.releaseConnection(connection, logger: logger)
+                giveBack()
                 answer.withLockedValue { $0.take() }?.resume(with: outcome)
             }
         }
