@@ -59,7 +59,10 @@ let package = Package(
         ),
         .target(
             name: "KinshipKit",
-            dependencies: ["KinshipCore", "KinshipContacts", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "KinshipCore", "KinshipContacts", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

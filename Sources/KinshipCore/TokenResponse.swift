@@ -16,10 +16,13 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     /// A refresh token (RFC 6749 §6): for public apps, and for apps that asked for
     /// `offline_access`. Each use answers with a new one; the old one stops working.
     public var refreshToken: String?
+    /// Seconds the refresh token stays usable if it is not used (each use starts a new period).
+    public var refreshTokenExpiresIn: Int?
 
     public init(
         accessToken: String, tokenType: String = "bearer", expiresIn: Int, grantedScopes: [Permission],
-        declinedScopes: [Permission], scope: String? = nil, idToken: String? = nil, refreshToken: String? = nil
+        declinedScopes: [Permission], scope: String? = nil, idToken: String? = nil, refreshToken: String? = nil,
+        refreshTokenExpiresIn: Int? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -29,6 +32,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         self.scope = scope
         self.idToken = idToken
         self.refreshToken = refreshToken
+        self.refreshTokenExpiresIn = refreshToken == nil ? nil : refreshTokenExpiresIn
     }
 
     enum CodingKeys: String, CodingKey {
@@ -40,6 +44,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case scope
         case idToken = "id_token"
         case refreshToken = "refresh_token"
+        case refreshTokenExpiresIn = "refresh_token_expires_in"
     }
 }
 

@@ -1,30 +1,43 @@
+import Foundation
+
 /// A person's login to an app on this device: a state machine over ``SessionState`` that keeps
 /// the token in a ``TokenCache``.
 ///
 /// Only the documented transitions are allowed; anything else throws
 /// ``SessionError/illegalTransition(from:to:)``. Observers follow every change through ``changes``.
+/// An open session renews its token with the refresh token (``accessToken(refreshingWithin:using:replacing:)``,
+/// moving to `openTokenExtended`), which a ``LoginManager`` does before every Graph call.
 public actor Session {
     public let appID: String
     public let cacheKey: String
-    private let cache: any TokenCache
-    public private(set) var state: SessionState = .created
-    public private(set) var accessToken: AccessToken?
+    let cache: any TokenCache
+    /// Where the session reads the time to decide whether its token has expired.
+    public let clock: @Sendable () -> Date
+    public internal(set) var state: SessionState = .created
+    public internal(set) var accessToken: AccessToken?
+    /// Why the platform ended the login, when a refresh was refused: a sentence for the person.
+    public internal(set) var closeReason: String?
+    var refreshing: Task<Result<AccessToken, GraphError>, Never>?
     private var observers: [AsyncStream<SessionStateChange>.Continuation] = []
 
-    /// Makes a session; a cached, unexpired token for the same app moves it to `createdTokenLoaded`.
-    public init(appID: String, cache: any TokenCache, cacheKey: String = "default") async throws {
+    /// Makes a session; a cached token for the same app that is still valid, or that its refresh
+    /// token can renew, moves it to `createdTokenLoaded`. `clock` tells the time (tests move it).
+    public init(appID: String, cache: any TokenCache, cacheKey: String = "default", clock: @escaping @Sendable () -> Date = Date.init)
+        async throws
+    {
         self.appID = appID
         self.cache = cache
         self.cacheKey = cacheKey
-        if let cached = try await cache.load(forKey: cacheKey), cached.appID == appID, !cached.isExpired {
+        self.clock = clock
+        if let cached = try await cache.load(forKey: cacheKey), cached.appID == appID, cached.isUsable(at: clock()) {
             accessToken = cached
             state = .createdTokenLoaded
         }
     }
 
-    /// A new session for the same app and cache entry: how to log in again once this one closed.
+    /// A new session for the same app, cache entry and clock: how to log in again once this one closed.
     public func successor() async throws -> Session {
-        try await Session(appID: appID, cache: cache, cacheKey: cacheKey)
+        try await Session(appID: appID, cache: cache, cacheKey: cacheKey, clock: clock)
     }
 
     /// Every state change from now on.
@@ -73,7 +86,7 @@ public actor Session {
     }
 
     /// Caches a token for this app and moves to `next`, checking both before anything changes.
-    private func adopt(_ token: AccessToken, movingTo next: SessionState) async throws {
+    func adopt(_ token: AccessToken, movingTo next: SessionState) async throws {
         guard token.appID == appID else { throw SessionError.tokenForAnotherApp(expected: appID, got: token.appID) }
         try validate(next)
         try await cache.save(token, forKey: cacheKey)
@@ -81,11 +94,11 @@ public actor Session {
         try move(to: next)
     }
 
-    private func validate(_ next: SessionState) throws {
+    func validate(_ next: SessionState) throws {
         guard state.successors.contains(next) else { throw SessionError.illegalTransition(from: state, to: next) }
     }
 
-    private func move(to next: SessionState) throws {
+    func move(to next: SessionState) throws {
         try validate(next)
         let change = SessionStateChange(from: state, to: next)
         state = next

@@ -105,7 +105,7 @@ struct SampleController: Sendable {
         }
         let exchange = TokenExchange(configuration: app.configuration(), transport: app.transport, clientSecret: app.clientSecret)
         do {
-            let token = try await exchange.redeem(code: code, redirectURI: app.redirectURI, verifier: pending.verifier)
+            let token = try await exchange.redeem(code: code, redirectURI: app.redirectURI, verifier: pending.verifier).accessToken
             await app.sessions.update(session.id) { $0.token = token }
             logger.info("Sample login finished", metadata: ["user.id": "\(token.userID)", "granted": "\(Permission.scope(of: Array(token.permissions).sorted()))"])
         } catch {

@@ -48,6 +48,27 @@ struct TokenCacheTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("the refresh token is kept in the 0600 file; a file written before refresh tokens still loads")
+    func refreshTokenOnDisk() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = FileTokenCache(folder: folder)
+        var ada = sampleToken(expiresIn: -60)
+        ada.refreshToken = "krt_secret"
+        ada.refreshTokenExpirationDate = Date(timeIntervalSinceNow: 90 * 86_400).rounded
+        try await cache.save(ada, forKey: "ada")
+        #expect(try await cache.load(forKey: "ada") == ada)
+        #expect(ada.isUsable(at: Date()) && !ada.isUsable(at: ada.refreshTokenExpirationDate!))
+        #expect(ada.keepUntil == ada.refreshTokenExpirationDate)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("ada.json").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let older = #"{"tokenString":"kat_old","appID":"123","userID":"42","permissions":["public_profile"],"#
+            + #""declinedPermissions":[],"expiredPermissions":[],"expirationDate":"2100-01-01T00:00:00Z","refreshDate":"2026-01-01T00:00:00Z"}"#
+        try Data(older.utf8).write(to: folder.appendingPathComponent("old.json"))
+        let loaded = try #require(try await cache.load(forKey: "old"))
+        #expect(loaded.tokenString == "kat_old" && loaded.refreshToken == nil && loaded.keepUntil == loaded.expirationDate)
+    }
+
     @Test("a corrupt file is reported, kept aside and treated as empty")
     func corrupt() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

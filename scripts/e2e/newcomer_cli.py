@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A newcomer's check of the `kinship` CLI app: with `kinship serve --demo` running and BROWSER set
 to a program that completes the dialog, `kinship login` then `kinship me` prints the demo person's
-name, and `kinship friends --json` lists their friends. Then permissions, `--ask`, a second account
-that keeps its email to itself, a cancelled login, and `logout --revoke`.
+name, and `kinship friends --json` lists their friends; past the access token's life the CLI stays
+logged in by refreshing. Then permissions, `--ask`, a second account that keeps its email to itself,
+a cancelled login, `logout` (which ends the refresh token) and `logout --revoke`.
 """
 import argparse
 import json
@@ -14,11 +15,22 @@ import subprocess
 import sys
 import tempfile
 
+import requests
+
 from kinship_e2e import Checks, demo_credentials, start_server
 
 check = Checks()
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+
+def read_json(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def write_json(path, value):
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(value, handle)
 
 
 
@@ -52,6 +64,21 @@ def main():
         code, out, err = run("me")
         check("kinship me prints the demo person's name and email", code == 0 and "Ada Lovelace" in out
               and "ada@example.com" in out, out + err)
+
+        saved = read_json(token_file)
+        check("the saved login keeps a refresh token", bool(saved.get("refreshToken")), sorted(saved))
+        # Two hours later: the cached token has expired, and the platform no longer takes it either.
+        saved["expirationDate"] = "2000-01-01T00:00:00Z"
+        write_json(token_file, saved)
+        revoked = requests.post(f"{base}/oauth/revoke", data={"client_id": app_id, "token": saved["tokenString"]}, timeout=10)
+        check("the access token is revoked on the platform", revoked.status_code == 200, revoked.text)
+        code, out, err = run("me")
+        renewed = read_json(token_file)
+        check("past the access token's life, kinship me still works (the CLI refreshed)", code == 0 and "Ada Lovelace" in out,
+              out + err)
+        check("…and saved the new pair, still mode 0600", renewed.get("tokenString") not in (None, saved["tokenString"])
+              and renewed.get("refreshToken") not in (None, saved["refreshToken"])
+              and stat.S_IMODE(os.stat(token_file).st_mode) == 0o600)
 
         code, out, err = run("friends", "--json")
         listing = json.loads(out) if code == 0 else {}
@@ -99,6 +126,15 @@ def main():
         code, out, err = run("login", "--server", base, "--app-id", app_id, "--account", "cancelled",
                              KINSHIP_E2E_BUTTON="cancel")
         check("pressing Cancel in the dialog ends the login with a clear message", code != 0 and "cancelled" in err, out + err)
+
+        grace_file = os.path.join(config, "kinship", "tokens", "grace.json")
+        grace_refresh = read_json(grace_file).get("refreshToken", "")
+        code, out, err = run("logout", "--account", "grace")
+        check("kinship logout forgets the login here", code == 0 and not os.path.exists(grace_file), out + err)
+        after = requests.post(f"{base}/oauth/access_token", data={
+            "grant_type": "refresh_token", "client_id": app_id, "refresh_token": grace_refresh}, timeout=10)
+        check("…and ends its refresh token on the platform", after.status_code == 400 and after.json().get("error") == "invalid_grant",
+              after.text)
 
         code, out, err = run("logout", "--revoke")
         check("kinship logout --revoke", code == 0 and "removed" in out, out + err)

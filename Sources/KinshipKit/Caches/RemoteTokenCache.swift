@@ -7,7 +7,7 @@ import KinshipCore
 ///
 /// The secret never leaves the device in a form the server could reverse: each entry's key is
 /// HMAC-SHA256(secret, cache key), and the server seals entries under a key derived from that.
-/// Entries expire with their token.
+/// Entries expire with their token, or with its refresh token when it has one.
 public struct RemoteTokenCache: TokenCache {
     /// The ≥ 128-bit secret that both names and unlocks the entries; share it to share the login.
     public struct Secret: Sendable, Equatable, CustomStringConvertible {
@@ -45,7 +45,8 @@ public struct RemoteTokenCache: TokenCache {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         var url = URLComponents(url: entryURL(key), resolvingAgainstBaseURL: false)!
-        url.queryItems = [URLQueryItem(name: "expires_at", value: String(Int(token.expirationDate.timeIntervalSince1970)))]
+        let keepUntil = min(token.keepUntil, Date(timeIntervalSince1970: TimeInterval(Int32.max)))
+        url.queryItems = [URLQueryItem(name: "expires_at", value: String(Int(keepUntil.timeIntervalSince1970)))]
         let response = try await send("PUT", url.url!, body: try encoder.encode(token))
         guard response.status == 204 else { throw RemoteTokenCacheError(response) }
     }

@@ -68,7 +68,7 @@ public struct GraphClient: Sendable {
         try await send(GraphRequest(method: method, path: path, parameters: FormParameters(params.sorted { $0.key < $1.key })))
     }
 
-    /// The token calls are made with now.
+    /// The token held now (a call may renew it first; see ``AccessTokenProvider/accessTokenForCall()``).
     public func currentToken() async -> AccessToken? {
         await tokens.currentAccessToken()
     }
@@ -115,7 +115,7 @@ public struct GraphClient: Sendable {
     }
 
     private func exchange(_ request: GraphRequest) async throws(GraphError) -> TransportResponse {
-        guard let token = await currentToken() else { throw .notLoggedIn }
+        let token = try await tokens.accessTokenForCall()
         var url = URLComponents(url: configuration.graphURL(request.path), resolvingAgainstBaseURL: false)!
         var headers = ["Authorization": "Bearer \(token.tokenString)", "Accept": "application/json"]
         var body: Data?

@@ -76,6 +76,13 @@ public struct GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no token to call with: the person has to log in.
     static let notLoggedIn = GraphError(category: .recoverable, message: "Nobody is logged in: open a session first.")
 
+    /// The platform refused to renew the login, for `reason` (its words): the person has to log in again.
+    static func loginEnded(_ reason: String) -> GraphError {
+        var error = GraphError(category: .recoverable, message: "The login has ended: \(reason)")
+        error.userMessage = reason
+        return error
+    }
+
     /// The category of a Graph error code, as the platform's documentation sorts them.
     static func category(code: Int, status: Int) -> Category {
         switch code {

@@ -5,7 +5,9 @@ import KinshipCore
 /// - transient: retried up to ``maxTransientRetries`` times, with exponential backoff and jitter;
 /// - permission: the missing permission is asked for once (`auth_type=rerequest`) and, if the
 ///   person grants it, the call is retried;
-/// - recoverable: the session is closed and its token forgotten, so the app logs in again;
+/// - recoverable: the token is renewed with its refresh token and the call retried once; when the
+///   platform refuses the renewal too, the session is closed and its token forgotten, so the app
+///   logs in again (the platform's reason stays in ``Session/closeReason``);
 /// - throttled and other: thrown as they are (retrying would not help).
 public struct GraphRecovery: Sendable {
     public let graph: GraphClient
@@ -29,7 +31,9 @@ public struct GraphRecovery: Sendable {
     public func perform<Result: Sendable>(_ call: @Sendable (GraphClient) async throws(GraphError) -> Result) async throws -> Result {
         var retries = 0
         var asked: Set<Permission> = []
+        var renewed = false
         while true {
+            let token = await graph.currentToken()
             do {
                 return try await call(graph)
             } catch {
@@ -42,12 +46,26 @@ public struct GraphRecovery: Sendable {
                     let result = try await loginManager.requestPermissions([permission], authType: .rerequest)
                     guard result.token?.hasGranted(permission) == true else { throw error }
                 case .recoverable:
+                    if !renewed, let token {
+                        renewed = true
+                        if try await renew(token) { continue }
+                    }
                     await loginManager.logOut()
                     throw error
                 case .transient, .throttled, .other:
                     throw error
                 }
             }
+        }
+    }
+
+    /// Whether the rejected `token` was renewed. A login the platform ended is not (the session has
+    /// closed, keeping the reason); a platform out of reach throws, leaving the session as it is.
+    private func renew(_ token: AccessToken) async throws(GraphError) -> Bool {
+        do {
+            return try await loginManager.renew(rejected: token) != nil
+        } catch where error.category == .recoverable {
+            return false
         }
     }
 

@@ -26,6 +26,8 @@ public enum LoginError: Error, Sendable, Equatable, CustomStringConvertible {
     case unexpectedResponse(status: Int, detail: String)
     /// The token could not be saved.
     case tokenCache(String)
+    /// The id_token of an OpenID login failed verification; the login did not happen.
+    case authenticationTokenRejected(AuthenticationTokenError)
 
     public var description: String {
         switch self {
@@ -44,6 +46,7 @@ public enum LoginError: Error, Sendable, Equatable, CustomStringConvertible {
         case .transport(let error): error.description
         case .unexpectedResponse(let status, let detail): "The platform answered HTTP \(status) unexpectedly: \(detail)"
         case .tokenCache(let reason): "The token could not be saved: \(reason)"
+        case .authenticationTokenRejected(let error): error.description
         }
     }
 }

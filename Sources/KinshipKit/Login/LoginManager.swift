@@ -4,6 +4,11 @@ import KinshipCore
 /// Logs people in: builds the dialog request (PKCE S256 and `state`), shows it through a
 /// ``LoginPresenter``, takes the redirect back, exchanges the code and opens the ``session``.
 ///
+/// As the ``AccessTokenProvider`` of a ``GraphClient`` it keeps the person logged in: a token that
+/// expires within ``refreshMargin`` seconds is renewed with its refresh token before the call.
+/// A login that asks for ``KinshipCore/Permission/openID`` also returns a verified
+/// ``AuthenticationToken``.
+///
 /// One login at a time: a second ``logIn(permissions:authType:)`` while one is pending throws
 /// ``LoginError/loginInProgress``. Read and publish permissions are asked for in separate logins.
 public actor LoginManager {
@@ -11,32 +16,40 @@ public actor LoginManager {
     /// The current session. When it has closed, the next login starts a new one on the same cache.
     public private(set) var session: Session
     private let presenter: any LoginPresenter
-    private let exchange: TokenExchange
+    /// Seconds before its expiry that a token is renewed.
+    public let refreshMargin: TimeInterval
+    let exchange: TokenExchange
+    private let verifier: AuthenticationTokenVerifier
     private let timeout: Duration
     private var pending: PendingLogin?
 
-    /// A manager for `session`'s app; logins time out after `timeout` without a redirect.
+    /// A manager for `session`'s app; logins time out after `timeout` without a redirect, and tokens
+    /// are renewed `refreshMargin` seconds before they expire (by the session's clock).
     public init(
         configuration: KinshipConfiguration, session: Session, presenter: any LoginPresenter,
-        transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(600)
+        transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(600), refreshMargin: TimeInterval = 300
     ) {
         self.configuration = configuration
         self.session = session
         self.presenter = presenter
-        self.exchange = TokenExchange(configuration: configuration, transport: transport)
+        self.exchange = TokenExchange(configuration: configuration, transport: transport, clock: session.clock)
+        self.verifier = AuthenticationTokenVerifier(configuration: configuration, transport: transport, clock: session.clock)
         self.timeout = timeout
+        self.refreshMargin = refreshMargin
     }
 
     /// Logs the person in, asking for `permissions` (`public_profile` is always part of a login).
     ///
     /// On a session that is already open, the new token replaces the old one
     /// (`openTokenExtended`). Permissions the person declined before are asked again with
-    /// `auth_type=rerequest` unless `authType` says otherwise.
-    public func logIn(permissions: [Permission] = [], authType: AuthorizationRequest.AuthType? = nil) async throws(LoginError)
-        -> LoginResult
+    /// `auth_type=rerequest` unless `authType` says otherwise. With ``KinshipCore/Permission/openID``
+    /// among `permissions`, the login sends `nonce` (a random one when `nil`) and returns the
+    /// verified id_token as ``LoginSuccess/authenticationToken``.
+    public func logIn(permissions: [Permission] = [], authType: AuthorizationRequest.AuthType? = nil, nonce: String? = nil)
+        async throws(LoginError) -> LoginResult
     {
         if await session.state.isClosed { try await startNewSession() }
-        return try await run(permissions, authType: authType, extending: await session.state.isOpen)
+        return try await run(permissions, authType: authType, nonce: nonce, extending: await session.state.isOpen)
     }
 
     /// Asks an open session's person for more permissions (→ `openTokenExtended`). Permissions
@@ -46,7 +59,29 @@ public actor LoginManager {
     {
         let state = await session.state
         guard state.isOpen else { throw .session(.illegalTransition(from: state, to: .openTokenExtended)) }
-        return try await run(permissions, authType: authType, extending: true)
+        return try await run(permissions, authType: authType, nonce: nil, extending: true)
+    }
+
+    /// The token to call the platform with, renewed first when it expires within
+    /// ``refreshMargin`` (see ``Session/accessToken(refreshingWithin:using:replacing:)``).
+    public func accessTokenForCall() async throws(GraphError) -> AccessToken {
+        try await session.accessToken(refreshingWithin: refreshMargin, using: exchange)
+    }
+
+    /// After the platform refused `rejected` (Graph error 190), renews it with its refresh token,
+    /// unless a newer token replaced it meanwhile. Returns the token to try again with, or `nil`
+    /// when there is nothing newer (no refresh token): then the person has to log in again.
+    public func renew(rejected: AccessToken) async throws(GraphError) -> AccessToken? {
+        let current = try await session.accessToken(refreshingWithin: refreshMargin, using: exchange, replacing: rejected)
+        return current.tokenString == rejected.tokenString ? nil : current
+    }
+
+    /// Tells the platform to end this login's tokens (the refresh token and every access token it
+    /// issued), for a logout that should leave nothing usable behind. The app stays authorized:
+    /// the next login does not ask again for what was granted. Call before ``logOut()``.
+    public func revokeTokens() async throws(LoginError) {
+        guard let token = await session.accessToken else { return }
+        try await exchange.revoke(token)
     }
 
     /// Closes the session and forgets its token (on this device; the platform still knows the
@@ -78,14 +113,15 @@ public actor LoginManager {
         }
     }
 
-    private func run(_ asked: [Permission], authType: AuthorizationRequest.AuthType?, extending: Bool) async throws(LoginError)
-        -> LoginResult
+    private func run(_ asked: [Permission], authType: AuthorizationRequest.AuthType?, nonce: String?, extending: Bool)
+        async throws(LoginError) -> LoginResult
     {
         guard pending == nil else { throw .loginInProgress }
         try Self.checkKinds(asked)
         let current = await session.accessToken
         let rerequest = current.map { !$0.declinedPermissions.isDisjoint(with: asked) } ?? false
-        let secrets = LoginSecrets.make()
+        var secrets = LoginSecrets.make()
+        if asked.contains(.openID) { secrets.nonce = nonce ?? Base64URL.random(byteCount: 16) }
         let (outcomes, continuation) = AsyncStream<PendingLogin.Outcome>.makeStream()
         pending = PendingLogin(redirectURI: "", state: secrets.state, outcomes: continuation)
         if !extending {
@@ -105,8 +141,9 @@ public actor LoginManager {
         }
         pending?.redirectURI = redirectURI
         let request = AuthorizationRequest(
-            clientID: configuration.appID, redirectURI: redirectURI, scope: asked.isEmpty ? [.publicProfile] : asked,
-            state: secrets.state, codeChallenge: secrets.challenge, authType: authType ?? (rerequest ? .rerequest : nil))
+            clientID: configuration.appID, redirectURI: redirectURI, scope: Self.scope(asking: asked),
+            state: secrets.state, codeChallenge: secrets.challenge, authType: authType ?? (rerequest ? .rerequest : nil),
+            nonce: secrets.nonce)
         var dialog = URLComponents(url: configuration.dialogURL, resolvingAgainstBaseURL: false)!
         dialog.percentEncodedQuery = request.parameters.formEncoded
         do {
@@ -121,22 +158,23 @@ public actor LoginManager {
             return try await fail(.timedOut, extending)
         case .redirect(let url):
             do {
-                let token = try await finish(url, secrets: secrets, redirectURI: redirectURI, extending: extending)
+                let issued = try await finish(url, secrets: secrets, redirectURI: redirectURI, extending: extending)
                 await end()
-                guard let token else { return try await fail(nil, extending) }
+                guard let issued else { return try await fail(nil, extending) }
+                let token = issued.accessToken
                 return .success(LoginSuccess(
                     token: token, grantedPermissions: token.permissions.intersection(asked),
-                    declinedPermissions: token.declinedPermissions.intersection(asked)))
+                    declinedPermissions: token.declinedPermissions.intersection(asked), authenticationToken: issued.authentication))
             } catch {
                 return try await fail(error, extending)
             }
         }
     }
 
-    /// Reads the redirect and, when it carries a code, exchanges it and adopts the token; `nil`
-    /// when the person cancelled.
+    /// Reads the redirect and, when it carries a code, exchanges it, verifies the id_token of an
+    /// OpenID login and adopts the token; `nil` when the person cancelled.
     private func finish(_ url: URL, secrets: LoginSecrets, redirectURI: String, extending: Bool) async throws(LoginError)
-        -> AccessToken?
+        -> (accessToken: AccessToken, authentication: AuthenticationToken?)?
     {
         let response: AuthorizationResponse
         do {
@@ -151,7 +189,19 @@ public actor LoginManager {
         case .error(let error, _):
             throw .dialogRefused(error)
         case .code(let code, _):
-            let token = try await exchange.redeem(code: code, redirectURI: redirectURI, verifier: secrets.verifier)
+            let issued = try await exchange.redeem(code: code, redirectURI: redirectURI, verifier: secrets.verifier)
+            let token = issued.accessToken
+            var authentication: AuthenticationToken?
+            if let nonce = secrets.nonce {
+                guard let idToken = issued.idToken else {
+                    throw .authenticationTokenRejected(.rejected("the platform sent no id_token for an openid login"))
+                }
+                do {
+                    authentication = try await verifier.verify(idToken, nonce: nonce, accessToken: token.tokenString)
+                } catch {
+                    throw .authenticationTokenRejected(error)
+                }
+            }
             do {
                 if extending { try await session.extend(with: token) } else { try await session.open(with: token) }
             } catch let error as SessionError {
@@ -159,7 +209,7 @@ public actor LoginManager {
             } catch {
                 throw .tokenCache(String(describing: error))
             }
-            return token
+            return (token, authentication)
         }
     }
 
@@ -179,9 +229,16 @@ public actor LoginManager {
         await presenter.finish()
     }
 
+    /// The dialog's scope: what was asked, after `public_profile`, which every login includes.
+    private static func scope(asking asked: [Permission]) -> [Permission] {
+        asked.contains(.publicProfile) ? asked : [.publicProfile] + asked
+    }
+
     private static func checkKinds(_ permissions: [Permission]) throws(LoginError) {
         let publish = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind == .publish }
-        let read = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind != .publish && $0 != .publicProfile }
+        let read = permissions.filter {
+            PermissionCatalogue.descriptor(for: $0)?.kind != .publish && $0 != .publicProfile && !$0.isProtocolScope
+        }
         if !publish.isEmpty, !read.isEmpty { throw .mixedPermissionKinds(read: read, publish: publish) }
     }
 

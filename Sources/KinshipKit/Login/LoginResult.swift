@@ -20,10 +20,16 @@ public struct LoginSuccess: Sendable, Equatable {
     public var grantedPermissions: Set<Permission>
     /// The asked-for permissions the person declined (unticked on the consent page).
     public var declinedPermissions: Set<Permission>
+    /// The verified id_token, when the login asked for ``KinshipCore/Permission/openID``.
+    public var authenticationToken: AuthenticationToken?
 
-    public init(token: AccessToken, grantedPermissions: Set<Permission>, declinedPermissions: Set<Permission>) {
+    public init(
+        token: AccessToken, grantedPermissions: Set<Permission>, declinedPermissions: Set<Permission>,
+        authenticationToken: AuthenticationToken? = nil
+    ) {
         self.token = token
         self.grantedPermissions = grantedPermissions
         self.declinedPermissions = declinedPermissions
+        self.authenticationToken = authenticationToken
     }
 }

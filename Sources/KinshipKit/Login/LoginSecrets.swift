@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import KinshipCore
 
-/// A fresh PKCE verifier (RFC 7636) and its S256 challenge, plus the random `state` of one login.
+/// A fresh PKCE verifier (RFC 7636) and its S256 challenge, plus the random `state` of one login
+/// (and its `nonce`, for an OpenID login).
 public struct LoginSecrets: Sendable, Equatable {
     /// Kept by the app until the code comes back; sent only with the code.
     public let verifier: String
@@ -10,6 +11,8 @@ public struct LoginSecrets: Sendable, Equatable {
     public let challenge: String
     /// Sent to the dialog and compared with what comes back to the redirect URI.
     public let state: String
+    /// Sent to the dialog as `nonce` by an OpenID login; the id_token must carry it back.
+    public var nonce: String?
 
     /// 32 random bytes for the verifier (43 characters), 16 for the state.
     public static func make() -> LoginSecrets {

@@ -52,17 +52,17 @@ extension TokenController {
     /// password all still stand.
     private func checkStillValid(_ record: RefreshTokenRecord) async throws -> (Authorization, UserRecord) {
         if record.revokedAt != nil {
-            throw OAuthFailure(.invalidGrant, "The refresh token was revoked; log in again.")
+            throw OAuthFailure(.invalidGrant, "This login was ended on the platform (its refresh token was revoked); log in again.")
         }
         guard record.expiresAt > platform.clock.now else {
-            throw OAuthFailure(.invalidGrant, "The refresh token has expired (unused too long); log in again.")
+            throw OAuthFailure(.invalidGrant, "This login lapsed after going unused too long; log in again.")
         }
         guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
         else {
-            throw OAuthFailure(.invalidGrant, "The person removed the app; log in again.")
+            throw OAuthFailure(.invalidGrant, "The app was removed from this account; log in again.")
         }
         guard let user = try await platform.users.find(id: record.userId), user.passwordChangedAt <= record.issuedAt else {
-            throw OAuthFailure(.invalidGrant, "The person changed their password; log in again.")
+            throw OAuthFailure(.invalidGrant, "The password of this account was changed; log in again.")
         }
         return (authorization, user)
     }
@@ -72,7 +72,7 @@ extension TokenController {
     private func refuseReuse(_ record: RefreshTokenRecord, _ context: KinshipRequestContext) async throws {
         let current = try await platform.refreshTokens.find(tokenHash: record.tokenHash)
         if current?.revokedAt != nil {
-            throw OAuthFailure(.invalidGrant, "The refresh token was revoked; log in again.")
+            throw OAuthFailure(.invalidGrant, "This login was ended on the platform (its refresh token was revoked); log in again.")
         }
         if let rotatedAt = current?.rotatedAt, platform.clock.now - rotatedAt <= configuration.refreshReuseGrace { return }
         try await platform.refreshTokens.revokeFamily(record.familyId)

@@ -176,7 +176,8 @@ struct TokenController: Sendable {
         let scope = ((openID ? [Permission.openID] : []) + authorization.granted).map(\.rawValue).joined(separator: " ")
         return JSONResponse.make(
             TokenResponse(accessToken: token, expiresIn: seconds, grantedScopes: authorization.granted,
-                declinedScopes: authorization.declined, scope: scope, idToken: idToken, refreshToken: refreshToken),
+                declinedScopes: authorization.declined, scope: scope, idToken: idToken, refreshToken: refreshToken,
+                refreshTokenExpiresIn: configuration.refreshTokenLifetime),
             headers: [.cacheControl: "no-store", .pragma: "no-cache"])
     }
 }

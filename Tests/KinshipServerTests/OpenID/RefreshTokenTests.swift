@@ -19,7 +19,7 @@ struct RefreshTokenTests {
 
             let web = try await server.makeApp(name: "Web", confidential: true)
             let withoutOffline = try await server.loginResponse(web, scope: [.publicProfile], secret: web.secret)
-            #expect(withoutOffline["refresh_token"] == nil)
+            #expect(withoutOffline["refresh_token"] == nil && withoutOffline["refresh_token_expires_in"] == nil)
             let offline = try await server.loginResponse(web, scope: [.publicProfile, .offlineAccess], secret: web.secret)
             #expect(offline["refresh_token"] is String)
             let (status, json) = try await server.refresh(try #require(offline["refresh_token"] as? String), app: web, secret: nil)
@@ -43,6 +43,7 @@ struct RefreshTokenTests {
             let secondRefresh = try #require(second["refresh_token"] as? String)
             #expect(secondRefresh != refreshToken)
             #expect(second["expires_in"] as? Int == 7200)
+            #expect(second["refresh_token_expires_in"] as? Int == server.configuration.refreshTokenLifetime)
             #expect(Set(second["granted_scopes"] as? [String] ?? []) == ["public_profile", "email"])
             let (meStatus, me) = try await server.graph("/me?fields=email", token: try #require(second["access_token"] as? String))
             #expect(meStatus == .ok && me["email"] as? String == "ada@example.com")
@@ -146,7 +147,7 @@ struct RefreshTokenTests {
             let (_, removed) = try await server.graph("/me/permissions", token: again["access_token"] as? String, method: .delete)
             #expect(removed["success"] as? Bool == true)
             let (afterRemoval, json) = try await server.refresh(try #require(again["refresh_token"] as? String), app: app)
-            #expect(afterRemoval == .badRequest && (json["error_description"] as? String)?.contains("removed the app") == true)
+            #expect(afterRemoval == .badRequest && (json["error_description"] as? String)?.contains("app was removed") == true)
 
             let idle = try #require(try await server.loginResponse(app, scope: [.publicProfile])["refresh_token"] as? String)
             server.clock.advance(by: 89 * 24 * 60 * 60)
@@ -154,7 +155,7 @@ struct RefreshTokenTests {
             let renewed = try #require(kept["refresh_token"] as? String, "89 days unused is still fine")
             server.clock.advance(by: 90 * 24 * 60 * 60 + 1)
             let (expired, expiredJSON) = try await server.refresh(renewed, app: app)
-            #expect(expired == .badRequest && (expiredJSON["error_description"] as? String)?.contains("expired") == true)
+            #expect(expired == .badRequest && (expiredJSON["error_description"] as? String)?.contains("unused too long") == true)
         }
     }
 

@@ -83,7 +83,12 @@ final class PersonAtBrowser: LoginPresenter, @unchecked Sendable {
     }
 }
 
-/// The SDK's pieces for one app against a live server, on a given token cache.
+extension LiveServer {
+    /// The platform's clock as KinshipKit reads time, so a test moves both sides at once.
+    var dateClock: @Sendable () -> Date { { [clock] in Date(timeIntervalSince1970: TimeInterval(clock.now)) } }
+}
+
+/// The SDK's pieces for one app against a live server, on a given token cache, on the platform's clock.
 struct SDKClient: Sendable {
     let configuration: KinshipConfiguration
     let manager: LoginManager
@@ -94,7 +99,7 @@ struct SDKClient: Sendable {
     {
         let port = try #require(server.client.port)
         configuration = KinshipConfiguration(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appID: app.id, requestTimeout: 10)
-        let session = try await Session(appID: app.id, cache: cache)
+        let session = try await Session(appID: app.id, cache: cache, clock: server.dateClock)
         manager = LoginManager(configuration: configuration, session: session, presenter: presenter, transport: transport,
             timeout: .seconds(20))
         graph = GraphClient(configuration: configuration, tokens: manager, transport: transport)
