@@ -29,6 +29,12 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Codable, Sendable, Exp
     public static let loginRequired: OAuthErrorCode = "login_required"
     /// `prompt=none`, and the person would have to be asked for a permission.
     public static let consentRequired: OAuthErrorCode = "consent_required"
+    /// Device login (RFC 8628 §3.5): the person has not answered yet; poll again.
+    public static let authorizationPending: OAuthErrorCode = "authorization_pending"
+    /// Device login: polling too fast; wait 5 seconds longer from now on.
+    public static let slowDown: OAuthErrorCode = "slow_down"
+    /// Device login: the device code expired before the person answered; start again.
+    public static let expiredToken: OAuthErrorCode = "expired_token"
 }
 
 /// The JSON body of an error from the token or revocation endpoint (RFC 6749 §5.2).

@@ -22,6 +22,8 @@ public struct KinshipConfiguration: Sendable, Equatable {
     public var dialogURL: URL { endpoint("dialog/oauth") }
     /// The token endpoint.
     public var tokenURL: URL { endpoint("oauth/access_token") }
+    /// Where a device without a browser starts a login (RFC 8628).
+    public var deviceAuthorizationURL: URL { endpoint("oauth/device_authorization") }
     /// The token revocation endpoint.
     public var revocationURL: URL { endpoint("oauth/revoke") }
     /// The redirect URI of the app's custom scheme, `kinship{appID}://authorize`.

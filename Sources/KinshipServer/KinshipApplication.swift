@@ -54,6 +54,7 @@ public enum KinshipApplication {
         FriendsController(account: account).addRoutes(to: router)
         AppsController(account: account).addRoutes(to: router)
         PeopleController(account: account).addRoutes(to: router)
+        DevicePageController(account: account).addRoutes(to: router)
         var installed: [String] = []
         for app in builtInApps
         where try await app.install(on: router, platform: platform, configuration: configuration, issuer: issuer, logger: logger) {
@@ -67,6 +68,8 @@ public enum KinshipApplication {
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
+        DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
+            .addRoutes(to: router)
         TokenCacheController(
             store: platform.tokenCache, rateLimits: platform.rateLimits, perAddressPerMinute: configuration.tokenCacheRequestsPerMinute
         ).addRoutes(to: router)

@@ -13,6 +13,7 @@ public struct Platform: Sendable {
     let tokenCache: TokenCacheStore
     let authorizations: AuthorizationStore
     let codes: CodeStore
+    let deviceCodes: DeviceCodeStore
     let tokens: TokenStore
     let refreshTokens: RefreshTokenStore
     let browserSessions: BrowserSessionStore
@@ -59,6 +60,7 @@ public struct Platform: Sendable {
         self.tokenCache = TokenCacheStore(database: database, clock: clock)
         self.authorizations = AuthorizationStore(database: database, clock: clock, generation: grantGeneration)
         self.codes = CodeStore(database: database, clock: clock)
+        self.deviceCodes = DeviceCodeStore(database: database, clock: clock)
         self.tokens = TokenStore(database: database, clock: clock, generation: grantGeneration)
         self.refreshTokens = RefreshTokenStore(database: database, clock: clock, generation: grantGeneration)
         self.browserSessions = BrowserSessionStore(database: database, clock: clock)

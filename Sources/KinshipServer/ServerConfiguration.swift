@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable {
     public var tokenCacheRequestsPerMinute: Int
     /// Sign-up forms one address may submit per minute.
     public var signupsPerAddressPerMinute: Int
+    /// Device logins (RFC 8628): how long a code lives, how often the device may poll, and how many
+    /// codes may be typed on `/device`.
+    public var deviceLogin: DeviceLogin
     /// The secret the platform's own keys are derived from; every process of a deployment must
     /// share it (see ``ServerSecret``).
     public var secret: ServerSecret
@@ -64,6 +67,31 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The limits of device logins (RFC 8628).
+    public struct DeviceLogin: Sendable {
+        /// Seconds a device code waits for the person.
+        public var codeLifetime: Int
+        /// The least seconds between two polls; polling faster answers `slow_down` and adds 5 s.
+        public var pollInterval: Int
+        /// Device logins one address may start per minute.
+        public var startsPerAddressPerMinute: Int
+        /// Codes one address, and one person, may type on `/device` per window (right or wrong:
+        /// counted first, so parallel guesses get no more).
+        public var entriesPerWindow: Int
+        public var entryWindowSeconds: Int
+
+        public init(
+            codeLifetime: Int = 10 * 60, pollInterval: Int = 5, startsPerAddressPerMinute: Int = 30, entriesPerWindow: Int = 10,
+            entryWindowSeconds: Int = 15 * 60
+        ) {
+            self.codeLifetime = codeLifetime
+            self.pollInterval = pollInterval
+            self.startsPerAddressPerMinute = startsPerAddressPerMinute
+            self.entriesPerWindow = entriesPerWindow
+            self.entryWindowSeconds = entryWindowSeconds
+        }
+    }
+
     /// Graph calls allowed per minute for one person in one app (error 17), and for one app (error 4).
     public struct GraphLimits: Sendable {
         public var perUserPerMinute: Int
@@ -84,8 +112,8 @@ public struct ServerConfiguration: Sendable {
         idTokenLifetime: Int = defaultIDTokenLifetime, refreshTokenLifetime: Int = 90 * 24 * 60 * 60, refreshReuseGrace: Int = 5,
         browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
         graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
-        signupsPerAddressPerMinute: Int = 10, secret: ServerSecret = .generate(), idleTimeout: Int = 15,
-        maxConnections: Int = 10_000
+        signupsPerAddressPerMinute: Int = 10, deviceLogin: DeviceLogin = .init(), secret: ServerSecret = .generate(),
+        idleTimeout: Int = 15, maxConnections: Int = 10_000
     ) {
         self.host = host
         self.port = port
@@ -104,6 +132,7 @@ public struct ServerConfiguration: Sendable {
         self.graphLimits = graphLimits
         self.tokenCacheRequestsPerMinute = tokenCacheRequestsPerMinute
         self.signupsPerAddressPerMinute = signupsPerAddressPerMinute
+        self.deviceLogin = deviceLogin
         self.secret = secret
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections

@@ -190,6 +190,30 @@ def complete_dialog(browser, dialog_path, login, password, untick=(), button="co
     return headers["Location"]
 
 
+def approve_device(base, verification_uri_complete, login, password, untick=(), button="continue"):
+    """Plays the person finishing a device login on /device from another browser: logs in, confirms
+    the filled-in code, unticks `untick` and presses `button`; returns the last page."""
+    browser = Browser(base)
+    path = verification_uri_complete[len(base):]
+    status, headers, _ = browser.request(path)
+    assert status == 303 and headers["Location"].startswith("/login?next="), f"/device did not ask to log in first (HTTP {status})"
+    status, _, page = browser.request(headers["Location"])
+    fields = dict(forms_of(page)["/login"]["fields"])
+    fields.update({"login": login, "password": password})
+    status, headers, _ = browser.request("/login", fields)
+    assert status == 303 and headers["Location"] == path, f"logging in as {login} did not lead back to {path}"
+    status, _, page = browser.request(path)
+    status, _, page = browser.request("/device", forms_of(page)["/device"]["fields"])
+    while status == 200 and "/device/confirm" in forms_of(page):
+        consent = forms_of(page)["/device/confirm"]
+        submitted = list(consent["fields"])
+        submitted += [(name, value) for name, value, checked in consent["checkboxes"] if checked and value not in untick]
+        submitted.append(("action", button))
+        status, _, page = browser.request("/device/confirm", submitted)
+    assert status == 200, f"the device consent ended with HTTP {status}"
+    return page
+
+
 def log_in(base, client_id, login, password, scope, untick=()):
     """Drives the dialog like a person and exchanges the code; returns the token response."""
     verifier = secrets.token_urlsafe(48)

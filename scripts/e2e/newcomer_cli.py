@@ -3,11 +3,13 @@
 to a program that completes the dialog, `kinship login` then `kinship me` prints the demo person's
 name, and `kinship friends --json` lists their friends; past the access token's life the CLI stays
 logged in by refreshing. Then permissions, `--ask`, a second account that keeps its email to itself,
-a cancelled login, `logout` (which ends the refresh token) and `logout --revoke`.
+a device login (`--device`, approved from another HTTP session, with its QR code), a cancelled
+login, `logout` (which ends the refresh token) and `logout --revoke`.
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -17,7 +19,7 @@ import tempfile
 
 import requests
 
-from kinship_e2e import Checks, demo_credentials, start_server
+from kinship_e2e import Checks, approve_device, demo_credentials, start_server
 
 check = Checks()
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -122,6 +124,30 @@ def main():
               out + err)
         code, out, err = run("me")
         check("the first account is still logged in", code == 0 and "Ada Lovelace" in out, out + err)
+
+        tv = subprocess.Popen([kinship, "login", "--device", "--qr", "always", "--server", base, "--app-id", app_id,
+                               "--permissions", "email", "--account", "tv"], env=environment, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        shown = []
+        while not any(re.fullmatch(r"\s*[A-Z]{4}-[A-Z]{4}", line) for line in shown):
+            line = tv.stderr.readline()
+            if not line:
+                break
+            shown.append(line.rstrip("\n"))
+        user_code = next((line.strip() for line in shown if re.fullmatch(r"\s*[A-Z]{4}-[A-Z]{4}", line)), "")
+        check("kinship login --device prints the /device address and a code", user_code and any(
+            f"open {base}/device " in line for line in shown), "\n".join(shown))
+        complete = f"{base}/device?user_code={user_code}"
+        rest = ""
+        if user_code:
+            approve_device(base, complete, "grace@example.com", "kinship-demo", untick=("email",))
+        out, rest = tv.communicate(timeout=120)
+        drawn = subprocess.run(["qrencode", "-t", "ANSIUTF8", "-m", "2", "-o", "-", complete], capture_output=True, text=True).stdout
+        check("…draws the page with the code filled in as a QR code (--qr always)", drawn and drawn in rest, rest)
+        check("…and logs in once the code is approved on another device", tv.returncode == 0 and "Logged in as Grace Hopper" in out
+              and "Declined: email" in out, out + rest)
+        code, out, err = run("me", "--account", "tv")
+        check("the device login is saved like any other", code == 0 and "Grace Hopper" in out, out + err)
 
         code, out, err = run("login", "--server", base, "--app-id", app_id, "--account", "cancelled",
                              KINSHIP_E2E_BUTTON="cancel")

@@ -5,21 +5,25 @@ Starts a real `kinship serve --demo` on a free loopback port and registers a con
 requests-oauth2client (PyPI) then does discovery, builds the authorization request (PKCE, state,
 nonce), a scripted browser walks the real dialog as a person would (email unticked), and the
 library exchanges the code and validates the id_token by its own rules (signature against the
-JWKS, alg, kid, iss, aud, nonce, exp, at_hash) before calling userinfo, then refreshes twice. `prompt=none` is tried both
+JWKS, alg, kid, iss, aud, nonce, exp, at_hash) before calling userinfo, then refreshes twice. A device login
+(RFC 8628) is started and polled by the library while a second HTTP session approves the code on
+/device. `prompt=none` is tried both
 ways: after consent it answers at once, in a browser nobody logged in to it answers login_required.
 Last, `kinship keys list` and `kinship keys rotate` as an operator runs them.
 """
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
+import urllib.request
 
-from requests_oauth2client import OAuth2Client
-from requests_oauth2client.exceptions import InvalidGrant, LoginRequired
+from requests_oauth2client import DeviceAuthorizationPollingJob, OAuth2Client
+from requests_oauth2client.exceptions import AuthorizationPending, InvalidGrant, LoginRequired
 
-from kinship_e2e import (Browser, Checks, admin, complete_dialog, free_port, fresh_postgres, secret_file_arguments, start_server,
-                         stop)
+from kinship_e2e import (Browser, Checks, admin, approve_device, complete_dialog, free_port, fresh_postgres, secret_file_arguments,
+                         start_server, stop)
 
 check = Checks()
 
@@ -39,9 +43,13 @@ def main():
                                "--redirect-uri", "http://127.0.0.1/callback")
         check("apps create registers a confidential app", code == 0, err)
         app = json.loads(out)
+        # The library's discovery reads every endpoint but the device one, which it takes as an argument.
+        with urllib.request.urlopen(base + "/.well-known/openid-configuration", timeout=10) as answer:
+            device_endpoint = json.load(answer).get("device_authorization_endpoint")
+        check("discovery names the device authorization endpoint", device_endpoint == base + "/oauth/device_authorization")
         client = OAuth2Client.from_discovery_endpoint(
             url=base + "/.well-known/openid-configuration", issuer=base, client_id=app["client_id"],
-            client_secret=app["client_secret"], redirect_uri=redirect_uri, testing=True)
+            client_secret=app["client_secret"], redirect_uri=redirect_uri, device_authorization_endpoint=device_endpoint, testing=True)
         check("discovery: the library found the token, userinfo and JWKS endpoints",
               client.token_endpoint and client.userinfo_endpoint and client.authorization_server_jwks)
 
@@ -80,6 +88,32 @@ def main():
         except InvalidGrant:
             revoked = True
         check("revoked through the library (RFC 7009), the refresh token is refused with invalid_grant", revoked)
+
+        device = client.authorize_device(scope="openid profile email")
+        check("device login through the library: a user code like BCDF-GHJK and the /device page",
+              re.fullmatch(r"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}", device.user_code)
+              and device.verification_uri == base + "/device", device.user_code)
+        try:
+            client.device_code(device.device_code)
+            pending = False
+        except AuthorizationPending:
+            pending = True
+        check("before the person answers, the library reads authorization_pending", pending)
+        done = approve_device(base, device.verification_uri_complete, "ada@example.com", "kinship-demo", untick=("email",))
+        check("a second HTTP session approves the code on /device (email unticked)", "logged in as Ada Lovelace" in done, done)
+        polling = DeviceAuthorizationPollingJob(client, device)
+        device_token = None
+        while device_token is None:
+            device_token = polling()
+        check("the library's polling job gets the tokens, with an id_token it validated",
+              device_token.id_token is not None and device_token.id_token.claims.get("sub") == claims.get("sub"))
+        check("the device token holds back the unticked email", "email" not in client.userinfo(device_token))
+        try:
+            client.device_code(device.device_code)
+            spent = False
+        except InvalidGrant:
+            spent = True
+        check("the device code gives its tokens once", spent)
 
         silent = client.authorization_request(scope="openid profile", prompt="none")
         status, headers, _ = browser.request(silent.uri[len(base):])

@@ -11,11 +11,14 @@ folder given, and passes the accessibility audit in accessibility_audit.js.
 usage: web_faces.py KINSHIP_BINARY SCREENSHOT_FOLDER
 """
 
+import json
 import os
 import struct
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 import zlib
 
 from selenium import webdriver
@@ -27,7 +30,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kinship_e2e import Checks, start_server  # noqa: E402
+from kinship_e2e import Checks, demo_credentials, start_server  # noqa: E402
 
 PASSWORD = "correct horse battery"
 AUDIT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "accessibility_audit.js")).read()
@@ -175,11 +178,11 @@ def main():
             os.remove(os.path.join(folder, old))
     check = Checks()
     work = tempfile.mkdtemp(prefix="kinship-web-")
-    server, base, _ = start_server(kinship, os.path.join(work, "web.sqlite"), work)
+    server, base, banner = start_server(kinship, os.path.join(work, "web.sqlite"), work)
     web = None
     try:
         web = Web(base, folder, check)
-        run(web, check, work)
+        run(web, check, work, demo_credentials(banner)[0])
     finally:
         if web:
             web.driver.quit()
@@ -192,7 +195,7 @@ def main():
         sys.exit(1)
 
 
-def run(web, check, work):
+def run(web, check, work, app_id):
     sofia, wang, tom = ("Sofia Rossi", "sofia@example.org"), ("王小明", "xiaoming@example.org"), ("Tom Baker", "tom@example.org")
 
     # Sign up: the rules are on the page, a mistake is explained, the form keeps what was typed.
@@ -367,6 +370,19 @@ def run(web, check, work):
     web.shoot("sample-removed")
     web.open("/account/apps")
     check("'Apps you use' no longer lists Kinship Sample", "Kinship Sample" not in web.text())
+
+    # A device login finished in the browser: type the code, compare it on the consent page, done.
+    started = json.loads(urllib.request.urlopen(web.base + "/oauth/device_authorization", timeout=10, data=urllib.parse.urlencode(
+        {"client_id": app_id, "scope": "email"}).encode()).read())
+    web.open("/device")
+    web.fill({"user_code": started["user_code"].lower()})
+    web.shoot("device-code", phone=True)
+    web.press("form[action='/device'] button[type=submit]")
+    check("the device consent page shows the code to compare with the device", started["user_code"] in web.text(), web.text()[:300])
+    web.shoot("device-consent", phone=True)
+    web.press("button[value=continue]")
+    check("the device login is confirmed", "You're logged in" in web.text(), web.text()[:300])
+    web.shoot("device-done")
 
     # Errors a person can understand: Cancel on consent, a stale login answer, a form from elsewhere.
     web.open("/sample")

@@ -19,15 +19,21 @@ public actor LoginManager {
     /// Seconds before its expiry that a token is renewed.
     public let refreshMargin: TimeInterval
     let exchange: TokenExchange
-    private let verifier: AuthenticationTokenVerifier
+    let verifier: AuthenticationTokenVerifier
     private let timeout: Duration
-    private var pending: PendingLogin?
+    /// How a device login waits between polls (a test moves its clock instead).
+    let sleep: @Sendable (Duration) async throws -> Void
+    var pending: PendingLogin?
+    /// Set by ``cancel()`` for a device login, which looks at it after each wait.
+    var deviceLoginCancelled = false
 
     /// A manager for `session`'s app; logins time out after `timeout` without a redirect, and tokens
-    /// are renewed `refreshMargin` seconds before they expire (by the session's clock).
+    /// are renewed `refreshMargin` seconds before they expire (by the session's clock). A device
+    /// login waits between polls with `sleep`.
     public init(
         configuration: KinshipConfiguration, session: Session, presenter: any LoginPresenter,
-        transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(600), refreshMargin: TimeInterval = 300
+        transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(600), refreshMargin: TimeInterval = 300,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
         self.session = session
@@ -36,6 +42,7 @@ public actor LoginManager {
         self.verifier = AuthenticationTokenVerifier(configuration: configuration, transport: transport, clock: session.clock)
         self.timeout = timeout
         self.refreshMargin = refreshMargin
+        self.sleep = sleep
     }
 
     /// Logs the person in, asking for `permissions` (`public_profile` is always part of a login).
@@ -100,12 +107,26 @@ public actor LoginManager {
         return true
     }
 
-    /// Cancels the pending login, if there is one; it ends with ``LoginResult/cancelled``.
+    /// Cancels the pending login, if there is one; it ends with ``LoginResult/cancelled`` (a device
+    /// login at its next poll).
     public func cancel() {
         pending?.outcomes.yield(.cancelled)
+        deviceLoginCancelled = true
     }
 
-    private func startNewSession() async throws(LoginError) {
+    /// Moves the session to `createdOpening`: a login is under way. The error when it cannot.
+    func beginOpening() async -> LoginError? {
+        do {
+            try await session.beginOpening()
+            return nil
+        } catch let error as SessionError {
+            return .session(error)
+        } catch {
+            return .tokenCache(String(describing: error))
+        }
+    }
+
+    func startNewSession() async throws(LoginError) {
         do {
             session = try await session.successor()
         } catch {
@@ -124,15 +145,7 @@ public actor LoginManager {
         if asked.contains(.openID) { secrets.nonce = nonce ?? Base64URL.random(byteCount: 16) }
         let (outcomes, continuation) = AsyncStream<PendingLogin.Outcome>.makeStream()
         pending = PendingLogin(redirectURI: "", state: secrets.state, outcomes: continuation)
-        if !extending {
-            do {
-                try await session.beginOpening()
-            } catch let error as SessionError {
-                return try await fail(.session(error), extending)
-            } catch {
-                return try await fail(.tokenCache(String(describing: error)), extending)
-            }
-        }
+        if !extending, let error = await beginOpening() { return try await fail(error, extending) }
         let redirectURI: String
         do {
             redirectURI = try await presenter.prepare(for: configuration) { [weak self] url in _ = await self?.handleOpenURL(url) }
@@ -190,32 +203,39 @@ public actor LoginManager {
             throw .dialogRefused(error)
         case .code(let code, _):
             let issued = try await exchange.redeem(code: code, redirectURI: redirectURI, verifier: secrets.verifier)
-            let token = issued.accessToken
-            var authentication: AuthenticationToken?
-            if let nonce = secrets.nonce {
-                guard let idToken = issued.idToken else {
-                    throw .authenticationTokenRejected(.rejected("the platform sent no id_token for an openid login"))
-                }
-                do {
-                    authentication = try await verifier.verify(idToken, nonce: nonce, accessToken: token.tokenString)
-                } catch {
-                    throw .authenticationTokenRejected(error)
-                }
+            return try await adopt(issued, openID: secrets.nonce != nil, nonce: secrets.nonce, extending: extending)
+        }
+    }
+
+    /// Verifies the id_token of an OpenID login and opens (or extends) the session with the token.
+    func adopt(_ issued: TokenExchange.Issued, openID: Bool, nonce: String?, extending: Bool) async throws(LoginError)
+        -> (accessToken: AccessToken, authentication: AuthenticationToken?)
+    {
+        let token = issued.accessToken
+        var authentication: AuthenticationToken?
+        if openID {
+            guard let idToken = issued.idToken else {
+                throw .authenticationTokenRejected(.rejected("the platform sent no id_token for an openid login"))
             }
             do {
-                if extending { try await session.extend(with: token) } else { try await session.open(with: token) }
-            } catch let error as SessionError {
-                throw .session(error)
+                authentication = try await verifier.verify(idToken, nonce: nonce, accessToken: token.tokenString)
             } catch {
-                throw .tokenCache(String(describing: error))
+                throw .authenticationTokenRejected(error)
             }
-            return (token, authentication)
         }
+        do {
+            if extending { try await session.extend(with: token) } else { try await session.open(with: token) }
+        } catch let error as SessionError {
+            throw .session(error)
+        } catch {
+            throw .tokenCache(String(describing: error))
+        }
+        return (token, authentication)
     }
 
     /// Ends a login that did not succeed: a session being opened fails (`closedLoginFailed`), an
     /// open one stays open. `nil` means cancelled.
-    private func fail(_ error: LoginError?, _ extending: Bool) async throws(LoginError) -> LoginResult {
+    func fail(_ error: LoginError?, _ extending: Bool) async throws(LoginError) -> LoginResult {
         if !extending, await session.state == .createdOpening { try? await session.failLogin() }
         await end()
         if let error { throw error }
@@ -234,7 +254,7 @@ public actor LoginManager {
         asked.contains(.publicProfile) ? asked : [.publicProfile] + asked
     }
 
-    private static func checkKinds(_ permissions: [Permission]) throws(LoginError) {
+    static func checkKinds(_ permissions: [Permission]) throws(LoginError) {
         let publish = permissions.filter { PermissionCatalogue.descriptor(for: $0)?.kind == .publish }
         let read = permissions.filter {
             PermissionCatalogue.descriptor(for: $0)?.kind != .publish && $0 != .publicProfile && !$0.isProtocolScope

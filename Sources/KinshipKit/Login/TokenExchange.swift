@@ -36,9 +36,12 @@ public struct TokenExchange: Sendable {
     /// Redeems `code` with its PKCE verifier and returns the tokens, their owner and permissions.
     /// Dates are whole seconds, as the platform counts them, so a cached token reads back equal.
     public func redeem(code: String, redirectURI: String, verifier: String) async throws(LoginError) -> Issued {
-        let issued = try await requestTokens([
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier),
-        ])
+        try await issue([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)])
+    }
+
+    /// Asks the token endpoint for a login's tokens with `fields`, and learns whose they are.
+    func issue(_ fields: [(String, String)]) async throws(LoginError) -> Issued {
+        let issued = try await requestTokens(fields)
         let userID = try await ownerID(of: issued.accessToken)
         return Issued(accessToken: token(from: issued, userID: userID, previous: nil), idToken: issued.idToken)
     }
@@ -66,7 +69,7 @@ public struct TokenExchange: Sendable {
     }
 
     /// Posts `fields` to the token endpoint with the client's credentials; the answer, read.
-    private func requestTokens(_ fields: [(String, String)]) async throws(LoginError) -> TokenResponse {
+    func requestTokens(_ fields: [(String, String)]) async throws(LoginError) -> TokenResponse {
         var form = clientForm()
         for (name, value) in fields { form.append(name, value) }
         let response = try await send(formRequest(configuration.tokenURL, form))
@@ -103,28 +106,28 @@ public struct TokenExchange: Sendable {
         return me.id
     }
 
-    private func clientForm() -> FormParameters {
+    func clientForm() -> FormParameters {
         var form = FormParameters()
         form.append("client_id", configuration.appID)
         form.append("client_secret", clientSecret)
         return form
     }
 
-    private func formRequest(_ url: URL, _ form: FormParameters) -> TransportRequest {
+    func formRequest(_ url: URL, _ form: FormParameters) -> TransportRequest {
         TransportRequest(
             method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
             body: Data(form.formEncoded.utf8), timeout: configuration.requestTimeout)
     }
 
     /// An OAuth error answer as a ``LoginError``.
-    private static func refusal(_ response: TransportResponse) -> LoginError {
+    static func refusal(_ response: TransportResponse) -> LoginError {
         if let refusal = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body) {
             return .tokenExchangeRefused(code: refusal.error.rawValue, description: refusal.errorDescription)
         }
         return .unexpectedResponse(status: response.status, detail: response.body.excerpt)
     }
 
-    private func send(_ request: TransportRequest) async throws(LoginError) -> TransportResponse {
+    func send(_ request: TransportRequest) async throws(LoginError) -> TransportResponse {
         do {
             return try await transport.send(request)
         } catch {

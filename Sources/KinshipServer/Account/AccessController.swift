@@ -121,13 +121,17 @@ struct AccessController: Sendable {
         return response
     }
 
+    /// Ends the browser's session and goes to the login page, which returns to `next` (a path on
+    /// this site) once someone logs in again.
     private func logOut(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        var next: String?
         if let person = try await account.signedIn(request) {
-            _ = try await account.readForm(request, of: person)
+            let form = try await account.readForm(request, of: person)
+            next = form["next"].map { AccountPages.localPath($0) }
             try await account.platform.browserSessions.end(cookie: person.session)
             context.logger.info("Logged out", metadata: ["user.id": "\(person.user.id)"])
         }
-        var response = AccountPages.redirect(to: "/login")
+        var response = AccountPages.redirect(to: "/login" + (next.map { "?next=" + FormParameters.encode($0) } ?? ""))
         response.setCookie(account.cookies.expiredSession())
         return response
     }

@@ -66,7 +66,9 @@ struct OAuthFailure: HTTPResponseError {
     var status: HTTPResponse.Status { body.error == .invalidClient ? .unauthorized : .badRequest }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        context.logger.info("OAuth request refused", metadata: [
+        // A device polling while the person reads the consent page is not news.
+        let level: Logger.Level = body.error == .authorizationPending || body.error == .slowDown ? .debug : .info
+        context.logger.log(level: level, "OAuth request refused", metadata: [
             "oauth.error": "\(body.error.rawValue)", "oauth.error_description": "\(body.errorDescription ?? "")",
         ])
         var headers: HTTPFields = [.cacheControl: "no-store", .pragma: "no-cache"]

@@ -102,14 +102,10 @@ struct DialogController: Sendable {
             context.logger.info("Login cancelled", metadata: ["user.id": "\(userID)", "app.id": "\(accepted.app.id)"])
             return validator.redirect(dialogRequest, .error(.userDenied, state: dialogRequest.state))
         }
-        let existing = try await platform.authorizations.active(userID: userID, appID: accepted.app.id)
-        let plan = ConsentPlan(requested: dialogRequest.scope, existing: existing, rerequest: dialogRequest.authType == .rerequest)
         let step: PermissionKind = form["step"] == PermissionKind.publish.rawValue ? .publish : .read
-        let askedNow = plan.asked(step)
-        let ticked = Set(form.all("permission").map { Permission($0) }).intersection(askedNow)
-        let authorization = try await platform.authorizations.recordConsent(
-            userID: userID, appID: accepted.app.id, granted: ticked, declined: Set(askedNow).subtracting(ticked))
-        if step == .read, !plan.asked(.publish).isEmpty {
+        let (authorization, publishStepFollows) = try await ConsentPage(platform: platform, pages: pages).record(
+            consent(accepted), userID: userID, step: step, ticked: Set(form.all("permission").map { Permission($0) }))
+        if publishStepFollows {
             return try await consentPage(accepted, user: person.user, session: session, step: .publish)
         }
         return try await issueCode(accepted, authorization, person, context)
@@ -165,25 +161,15 @@ struct DialogController: Sendable {
 
     /// The consent page: read permissions first; publish permissions on a step of their own.
     private func consentPage(
-        _ accepted: DialogRequestValidator.Accepted, user: UserRecord, session: String, step requestedStep: PermissionKind? = nil
+        _ accepted: DialogRequestValidator.Accepted, user: UserRecord, session: String, step: PermissionKind? = nil
     ) async throws -> Response {
-        let existing = try await platform.authorizations.active(userID: user.id, appID: accepted.app.id)
-        let plan = ConsentPlan(requested: accepted.request.scope, existing: existing, rerequest: accepted.request.authType == .rerequest)
-        let step = requestedStep ?? (plan.asked(.read).isEmpty && !plan.asked(.publish).isEmpty ? .publish : .read)
-        let asked: [[String: String]] = plan.asked(step).compactMap { permission in
-            PermissionCatalogue.contains(permission) ? ["name": permission.rawValue, "summary": PermissionCatalogue.title(of: permission)] : nil
-        }
-        let alreadyGranted = plan.alreadyGranted.compactMap { PermissionCatalogue.descriptor(for: $0)?.summary }
-        var hiddenFields = hiddenFields(accepted.request, csrfToken: csrf.token(forSession: session))
-        hiddenFields.append(["name": "step", "value": step.rawValue])
-        let values: [String: Any] = [
-            "title": "Continue to \(accepted.app.name)", "appName": accepted.app.name, "userName": user.name,
-            "userFirstName": user.firstName ?? user.name, "isPublishStep": step == .publish,
-            "publicProfileSummary": PermissionCatalogue.title(of: .publicProfile),
-            "asked": asked, "hasAlreadyGranted": !alreadyGranted.isEmpty, "alreadyGranted": alreadyGranted.joined(separator: ", "),
-            "hiddenFields": hiddenFields,
-        ]
-        return pages.page("consent", values)
+        try await ConsentPage(platform: platform, pages: pages).render(
+            consent(accepted), user: user, step: step, hiddenFields: hiddenFields(accepted.request, csrfToken: csrf.token(forSession: session)))
+    }
+
+    private func consent(_ accepted: DialogRequestValidator.Accepted) -> ConsentPage.Request {
+        .init(app: accepted.app, requested: accepted.request.scope, rerequest: accepted.request.authType == .rerequest,
+            formAction: "/dialog/oauth/confirm", switchAction: "/dialog/logout")
     }
 
     private func hiddenFields(_ request: AuthorizationRequest, csrfToken: String) -> [[String: String]] {

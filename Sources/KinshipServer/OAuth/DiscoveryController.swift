@@ -15,10 +15,11 @@ struct DiscoveryController: Sendable {
         let userinfoEndpoint: String
         let jwksURI: String
         let revocationEndpoint: String
+        let deviceAuthorizationEndpoint: String
         let scopesSupported: [String]
         let responseTypesSupported = ["code"]
         let responseModesSupported = ["query"]
-        let grantTypesSupported = ["authorization_code", "refresh_token", "fb_exchange_token"]
+        let grantTypesSupported = ["authorization_code", "refresh_token", DeviceGrant.type, "fb_exchange_token"]
         let subjectTypesSupported = ["public"]
         let idTokenSigningAlgValuesSupported = [SigningKeys.algorithm]
         let claimsSupported = [
@@ -41,6 +42,7 @@ struct DiscoveryController: Sendable {
             case userinfoEndpoint = "userinfo_endpoint"
             case jwksURI = "jwks_uri"
             case revocationEndpoint = "revocation_endpoint"
+            case deviceAuthorizationEndpoint = "device_authorization_endpoint"
             case scopesSupported = "scopes_supported"
             case responseTypesSupported = "response_types_supported"
             case responseModesSupported = "response_modes_supported"
@@ -65,6 +67,7 @@ struct DiscoveryController: Sendable {
             userinfoEndpoint = base + "/userinfo"
             jwksURI = base + "/.well-known/jwks.json"
             revocationEndpoint = base + "/oauth/revoke"
+            deviceAuthorizationEndpoint = base + "/oauth/device_authorization"
             scopesSupported = ["openid", "profile", "offline_access"] + PermissionCatalogue.all.map(\.permission.rawValue)
         }
     }

@@ -5,7 +5,8 @@ import Logging
 
 /// `POST /oauth/access_token`: exchanges an authorization code (with its PKCE verifier) for a
 /// token, a refresh token for a new pair (`grant_type=refresh_token`, in TokenController+Refresh),
-/// or a token for a long-lived one (`grant_type=fb_exchange_token`).
+/// a device code for the tokens of a device login (TokenController+Device), or a token for a
+/// long-lived one (`grant_type=fb_exchange_token`).
 struct TokenController: Sendable {
     let platform: Platform
     let configuration: ServerConfiguration
@@ -30,11 +31,14 @@ struct TokenController: Sendable {
             return try await extend(form, client, context)
         case "refresh_token":
             return try await refresh(form, client, context)
+        case DeviceGrant.type:
+            return try await redeemDeviceCode(form, client, context)
         case nil, "":
             throw OAuthFailure(.invalidRequest, "grant_type is missing.")
         case let other?:
             throw OAuthFailure(
-                .unsupportedGrantType, "grant_type \(other) is not supported; use authorization_code, refresh_token or fb_exchange_token.")
+                .unsupportedGrantType,
+                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(DeviceGrant.type) or fb_exchange_token.")
         }
     }
 
@@ -85,35 +89,9 @@ struct TokenController: Sendable {
         else {
             throw OAuthFailure(.invalidGrant, "The person removed the app after this code was issued.")
         }
-        let requested = record.requested
-        let accessToken: String
-        var refreshToken: String?
-        // Public apps have no secret for a long-lived exchange: they stay logged in by refreshing.
-        if requested.contains(.offlineAccess) || !client.app.isConfidential {
-            let pair = try await platform.refreshTokens.start(
-                .init(authorization: authorization, requestedScope: requested, authTime: record.authTime), codeHash: record.codeHash,
-                lifetimes: refreshLifetimes)
-            (accessToken, refreshToken) = (pair.accessToken, pair.refreshToken)
-        } else {
-            accessToken = try await platform.tokens.issue(
-                authorization: authorization, lifetime: .short, seconds: configuration.shortTokenLifetime, codeHash: record.codeHash
-            ).token
-        }
-        var idToken: String?
-        if requested.contains(.openID) {
-            guard let user = try await platform.users.find(id: authorization.userID) else {
-                throw OAuthFailure(.invalidGrant, "The person this code was issued for no longer has an account.")
-            }
-            idToken = try await signIDToken(
-                for: user, authorization, requested: requested, authTime: record.authTime, nonce: record.nonce, accessToken: accessToken)
-        }
-        context.logger.info("Token issued", metadata: [
-            "user.id": "\(authorization.userID)", "app.id": "\(authorization.appID)", "id_token": "\(idToken != nil)",
-            "refresh_token": "\(refreshToken != nil)",
-        ])
-        return tokenResponse(
-            accessToken, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
-            refreshToken: refreshToken)
+        return try await issueTokens(
+            for: authorization, login: CodeLogin(requested: record.requested, nonce: record.nonce, authTime: record.authTime),
+            grantHash: record.codeHash, client: client, context)
     }
 
     /// How long the tokens of a login that refreshes live.

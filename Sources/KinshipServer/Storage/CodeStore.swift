@@ -24,12 +24,13 @@ struct AuthorizationCodeRecord: Decodable, Sendable {
     var requested: [Permission] { Permission.list(fromScope: requestedScope ?? "") }
 }
 
-/// What a code remembers of the login that issued it, for the id_token its exchange may carry.
+/// What a code (or an approved device code) remembers of the login that issued it, for the
+/// tokens its exchange issues.
 struct CodeLogin: Sendable {
     let requested: [Permission]
     let nonce: String?
-    /// When the person typed their password (Unix seconds).
-    let authTime: Int
+    /// When the person typed their password (Unix seconds); unknown for codes issued before it was kept.
+    let authTime: Int?
 }
 
 /// Authorization codes: issued by the dialog, exchanged once at the token endpoint.

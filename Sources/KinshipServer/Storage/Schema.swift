@@ -248,5 +248,29 @@ enum Schema {
                 "CREATE INDEX access_tokens_by_refresh_family ON access_tokens (refresh_family_id)",
             ]
         },
+        Migration(version: 8, name: "device login (RFC 8628)") { _ in
+            [
+                // A device's login: the device polls with the device code (kept hashed); the person
+                // types the user code on /device. `status` goes pending → approved → used, or
+                // pending → denied; `poll_interval` grows by 5 s at each slow_down.
+                """
+                CREATE TABLE device_codes (
+                    device_code_hash TEXT PRIMARY KEY,
+                    user_code TEXT NOT NULL,
+                    app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+                    requested_scope TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    poll_interval INTEGER NOT NULL,
+                    last_polled_at BIGINT,
+                    status TEXT NOT NULL,
+                    user_id TEXT,
+                    authorization_id TEXT,
+                    auth_time BIGINT
+                )
+                """,
+                "CREATE UNIQUE INDEX device_codes_by_user_code ON device_codes (user_code)",
+            ]
+        },
     ]
 }

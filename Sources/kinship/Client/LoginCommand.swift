@@ -14,6 +14,10 @@ struct LoginCommand: AsyncParsableCommand {
 
             Read and publish permissions are asked in separate logins: log in with read permissions, then \
             run `kinship login --permissions publish_actions` while logged in to add publishing.
+
+            On a machine without a browser (a server over SSH), --device prints a code and an address \
+            to type it at from your phone or computer, draws the address as a QR code when the terminal \
+            can show one (with qrencode installed), and waits for your answer there.
             """)
 
     @OptionGroup var account: AccountOptions
@@ -23,11 +27,16 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Permissions to ask for, comma-separated (public_profile is always included).", valueName: "list"))
     var permissions: String = ""
     @Flag(name: .customLong("no-browser"), help: "Only print the dialog URL; do not open a browser.") var noBrowser = false
+    @Flag(help: "Log in from another device: print a code to type at the server's /device page.") var device = false
+    @Option(help: ArgumentHelp("With --device, draw the page's address as a QR code: auto (on a UTF-8 terminal), always or never.",
+        valueName: "when"))
+    var qr: TerminalQRCode.Mode = .auto
     @Option(help: ArgumentHelp("Give up after this many seconds without an answer from the browser.", valueName: "seconds"))
     var timeout: Int = 600
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        if device, noBrowser { throw ValidationError("--device opens no browser here; leave out --no-browser.") }
     }
 
     func run() async throws {
@@ -44,7 +53,7 @@ struct LoginCommand: AsyncParsableCommand {
         let manager = LoginManager(
             configuration: configuration, session: session, presenter: Terminal.loginPresenter(openBrowser: !noBrowser),
             timeout: .seconds(timeout))
-        let result = try await manager.logIn(permissions: asked)
+        let result = try await device ? manager.logInWithDevice(permissions: asked, show: showDeviceCode) : manager.logIn(permissions: asked)
         guard case .success(let login) = result else {
             Terminal.warn("The login was cancelled; nothing changed.")
             throw ExitCode.failure
@@ -57,4 +66,24 @@ struct LoginCommand: AsyncParsableCommand {
             print("Declined: \(Permission.scope(of: login.declinedPermissions.sorted())) — ask again with `kinship login --permissions …`.")
         }
     }
+
+    /// Tells the person where to answer a device login, with the page as a QR code when it can.
+    private func showDeviceCode(_ login: DeviceAuthorization) async {
+        Terminal.note("To log in, open \(login.verificationURI.absoluteString) on your phone or computer and type the code\n")
+        Terminal.note("    \(login.userCode)\n")
+        switch TerminalQRCode.draw((login.verificationURIComplete ?? login.verificationURI).absoluteString, mode: qr) {
+        case .success(let drawn):
+            Terminal.note("or scan this code, which opens the page with the code filled in:\n\n\(drawn)")
+        case .failure(.noQRencode) where qr == .always:
+            Terminal.warn("No QR code: install qrencode to have one drawn.")
+        case .failure(.failed(let reason)):
+            Terminal.warn("No QR code: \(reason).")
+        case .failure:
+            break
+        }
+        let minutes = max(1, login.expiresIn / 60)
+        Terminal.note("Waiting for your answer (the code works for \(minutes) minute\(minutes == 1 ? "" : "s"); Ctrl-C gives up)…")
+    }
 }
+
+extension TerminalQRCode.Mode: ExpressibleByArgument {}

@@ -100,8 +100,9 @@ struct SDKClient: Sendable {
         let port = try #require(server.client.port)
         configuration = KinshipConfiguration(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appID: app.id, requestTimeout: 10)
         let session = try await Session(appID: app.id, cache: cache, clock: server.dateClock)
+        // A device login's waits between polls move the platform's clock instead of sleeping.
         manager = LoginManager(configuration: configuration, session: session, presenter: presenter, transport: transport,
-            timeout: .seconds(20))
+            timeout: .seconds(20), sleep: { [clock = server.clock] wait in clock.advance(by: Int(wait.components.seconds)) })
         graph = GraphClient(configuration: configuration, tokens: manager, transport: transport)
     }
 
