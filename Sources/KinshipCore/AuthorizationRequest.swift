@@ -180,7 +180,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
             return AuthorizationError(
                 .invalidRequest, description: "nonce is required for an OpenID Connect login without PKCE")
         }
-        let unknown = scope.filter { !PermissionCatalogue.contains($0) && !$0.isProtocolScope }
+        let unknown = PermissionCatalogue.unknown(in: scope)
         if !unknown.isEmpty {
             return AuthorizationError(
                 .invalidScope,

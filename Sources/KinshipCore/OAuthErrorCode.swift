@@ -37,6 +37,12 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Codable, Sendable, Exp
     public static let expiredToken: OAuthErrorCode = "expired_token"
 }
 
+/// Grant types of the token endpoint beyond RFC 6749's own names.
+public enum GrantType {
+    /// A device polling for the answer to a device login (RFC 8628 §3.4).
+    public static let deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
+}
+
 /// The JSON body of an error from the token or revocation endpoint (RFC 6749 §5.2).
 public struct OAuthErrorBody: Codable, Sendable, Equatable, Error {
     public var error: OAuthErrorCode

@@ -57,6 +57,17 @@ public enum PermissionCatalogue {
     }
 
     /// Whether the platform knows this permission.
+    /// The scopes in `scope` that are neither in the catalogue nor protocol scopes (`openid`,
+    /// `offline_access`): what a request is refused with `invalid_scope` for.
+    public static func unknown(in scope: [Permission]) -> [Permission] {
+        scope.filter { !contains($0) && !$0.isProtocolScope }
+    }
+
+    /// What a login asks for: `scope`, after `public_profile`, which every login includes.
+    public static func loginScope(_ scope: [Permission]) -> [Permission] {
+        scope.contains(.publicProfile) ? scope : [.publicProfile] + scope
+    }
+
     public static func contains(_ permission: Permission) -> Bool {
         byName[permission] != nil
     }

@@ -154,7 +154,7 @@ public actor LoginManager {
         }
         pending?.redirectURI = redirectURI
         let request = AuthorizationRequest(
-            clientID: configuration.appID, redirectURI: redirectURI, scope: Self.scope(asking: asked),
+            clientID: configuration.appID, redirectURI: redirectURI, scope: PermissionCatalogue.loginScope(asked),
             state: secrets.state, codeChallenge: secrets.challenge, authType: authType ?? (rerequest ? .rerequest : nil),
             nonce: secrets.nonce)
         var dialog = URLComponents(url: configuration.dialogURL, resolvingAgainstBaseURL: false)!
@@ -247,11 +247,6 @@ public actor LoginManager {
         pending = nil
         login.outcomes.finish()
         await presenter.finish()
-    }
-
-    /// The dialog's scope: what was asked, after `public_profile`, which every login includes.
-    private static func scope(asking asked: [Permission]) -> [Permission] {
-        asked.contains(.publicProfile) ? asked : [.publicProfile] + asked
     }
 
     static func checkKinds(_ permissions: [Permission]) throws(LoginError) {

@@ -63,7 +63,7 @@ extension TokenExchange {
     /// Polls once for the answer to `device` (RFC 8628 §3.4–3.5).
     public func poll(_ device: DeviceAuthorization) async throws(LoginError) -> DevicePoll {
         do {
-            return .issued(try await issue([("grant_type", Self.deviceCodeGrant), ("device_code", device.deviceCode)]))
+            return .issued(try await issue([("grant_type", GrantType.deviceCode), ("device_code", device.deviceCode)]))
         } catch .tokenExchangeRefused(let code, let description) {
             switch code {
             case OAuthErrorCode.authorizationPending.rawValue: return .pending
@@ -74,7 +74,4 @@ extension TokenExchange {
             }
         }
     }
-
-    /// The device code grant's name.
-    static let deviceCodeGrant = "urn:ietf:params:oauth:grant-type:device_code"
 }

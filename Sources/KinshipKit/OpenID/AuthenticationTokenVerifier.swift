@@ -116,7 +116,7 @@ public actor AuthenticationTokenVerifier {
         do {
             try await collection.add(jwks: jwks)
         } catch {
-            throw .keysUnavailable("the platform's published keys cannot be used: \(error)")
+            throw .keysUnavailable("the platform publishes keys this app cannot use (RSA keys with a kid are expected)")
         }
         let kids = Set(jwks.keys.compactMap { $0.keyIdentifier?.string })
         return PublishedKeys(collection: collection, kids: kids, issuer: discovery.issuer, fetchedAt: clock())
@@ -144,7 +144,7 @@ public actor AuthenticationTokenVerifier {
         switch error.errorType {
         case .signatureVerificationFailed: "its signature does not verify with the platform's key"
         case .claimVerificationFailure: "it was issued to another app"
-        default: "it is not a well-formed id_token (\(error.reason ?? "\(error.errorType)"))"
+        default: "it is not a well-formed id_token"
         }
     }
 }

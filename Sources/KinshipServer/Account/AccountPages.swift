@@ -16,10 +16,12 @@ struct AccountPages: Sendable {
         try await SignedIn.find(in: request, platform: platform)
     }
 
-    /// The logged-in person; anyone else is sent to log in and brought back here afterwards.
+    /// The logged-in person; anyone else is sent to log in and brought back here afterwards (to
+    /// the same path and query: `/device?user_code=…` keeps its code).
     func requireSignedIn(_ request: Request) async throws -> SignedIn {
         if let person = try await signedIn(request) { return person }
-        throw EarlyAnswer(response: Self.redirect(to: "/login?next=" + FormParameters.encode(request.uri.path)))
+        let here = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        throw EarlyAnswer(response: Self.redirect(to: "/login?next=" + FormParameters.encode(here)))
     }
 
     /// A logged-in person's form, read and its CSRF token checked.

@@ -39,7 +39,7 @@ struct DeviceAuthorizationController: Sendable {
             throw OAuthFailure(.invalidClient, "\(client.app.name) is a confidential app: authenticate with its client secret.")
         }
         let asked = Permission.list(fromScope: form["scope"] ?? "")
-        let unknown = asked.filter { !PermissionCatalogue.contains($0) && !$0.isProtocolScope }
+        let unknown = PermissionCatalogue.unknown(in: asked)
         guard unknown.isEmpty else { throw OAuthFailure(.invalidScope, "Invalid scopes: \(Permission.scope(of: unknown))") }
         // Counted before a code is made, so parallel requests from one address get no more than the limit.
         let limits = configuration.deviceLogin
@@ -51,7 +51,7 @@ struct DeviceAuthorizationController: Sendable {
                 OAuthErrorBody(.slowDown, "Too many device logins from this address; wait \(retryAfter) seconds."), status: .tooManyRequests,
                 headers: [.cacheControl: "no-store", .retryAfter: String(retryAfter)])
         }
-        let scope = asked.contains(.publicProfile) ? asked : [.publicProfile] + asked
+        let scope = PermissionCatalogue.loginScope(asked)
         let started = try await platform.deviceCodes.start(
             appID: client.app.id, scope: scope, lifetime: limits.codeLifetime, interval: limits.pollInterval)
         context.logger.info("Device login started", metadata: ["app.id": "\(client.app.id)", "scope": "\(Permission.scope(of: scope))"])

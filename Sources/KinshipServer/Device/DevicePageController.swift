@@ -22,13 +22,13 @@ struct DevicePageController: Sendable {
 
     /// The code form; `verification_uri_complete` fills it in, and the person still presses Continue.
     private func show(_ request: Request) async throws -> Response {
+        let person = try await account.requireSignedIn(request)
         let typed = String((FormReader.query(of: request)["user_code"] ?? "").prefix(32))
-        let person = try await signedIn(request, returningTo: typed)
         return codePage(person, typed: typed, message: nil, status: .ok)
     }
 
     private func enter(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let person = try await signedIn(request, returningTo: "")
+        let person = try await account.requireSignedIn(request)
         let form = try await account.readForm(request, of: person)
         let typed = String((form["user_code"] ?? "").prefix(32))
         if let retryAfter = try await countEntry(by: person, context) {
@@ -52,7 +52,7 @@ struct DevicePageController: Sendable {
     }
 
     private func confirm(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let person = try await signedIn(request, returningTo: "")
+        let person = try await account.requireSignedIn(request)
         let form = try await account.readForm(request, of: person)
         guard let code = UserCode(typed: form["user_code"] ?? ""), let record = try await platform.deviceCodes.findPending(userCode: code),
             let app = try await platform.apps.find(id: record.appId)
@@ -78,12 +78,6 @@ struct DevicePageController: Sendable {
     }
 
     // MARK: - Pieces
-
-    /// The logged-in person; anyone else logs in first and comes back here with the code kept.
-    private func signedIn(_ request: Request, returningTo typed: String) async throws -> SignedIn {
-        if let person = try await account.signedIn(request) { return person }
-        throw EarlyAnswer(response: AccountPages.redirect(to: "/login?next=" + FormParameters.encode(Self.path(typed))))
-    }
 
     /// Counts one typed code against the address's and the person's limits, before the code is
     /// looked at, so parallel guesses get no more than the limit. The seconds to wait when over.

@@ -19,7 +19,7 @@ struct DiscoveryController: Sendable {
         let scopesSupported: [String]
         let responseTypesSupported = ["code"]
         let responseModesSupported = ["query"]
-        let grantTypesSupported = ["authorization_code", "refresh_token", DeviceGrant.type, "fb_exchange_token"]
+        let grantTypesSupported = ["authorization_code", "refresh_token", GrantType.deviceCode, "fb_exchange_token"]
         let subjectTypesSupported = ["public"]
         let idTokenSigningAlgValuesSupported = [SigningKeys.algorithm]
         let claimsSupported = [

@@ -2,11 +2,6 @@ import Hummingbird
 import KinshipCore
 import Logging
 
-/// The device code grant's name (RFC 8628 §3.4).
-enum DeviceGrant {
-    static let type = "urn:ietf:params:oauth:grant-type:device_code"
-}
-
 extension TokenController {
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4–3.5): the device
     /// polls until the person answers. Pending is `authorization_pending`, polling sooner than the

@@ -31,14 +31,14 @@ struct TokenController: Sendable {
             return try await extend(form, client, context)
         case "refresh_token":
             return try await refresh(form, client, context)
-        case DeviceGrant.type:
+        case GrantType.deviceCode:
             return try await redeemDeviceCode(form, client, context)
         case nil, "":
             throw OAuthFailure(.invalidRequest, "grant_type is missing.")
         case let other?:
             throw OAuthFailure(
                 .unsupportedGrantType,
-                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(DeviceGrant.type) or fb_exchange_token.")
+                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(GrantType.deviceCode) or fb_exchange_token.")
         }
     }
 

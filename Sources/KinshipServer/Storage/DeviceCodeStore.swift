@@ -136,24 +136,21 @@ struct DeviceCodeStore: Sendable {
 
     /// The person said no. `false` when the code was no longer pending.
     func deny(_ record: DeviceCodeRecord) async throws -> Bool {
-        try await database.write { sql in
-            try await sql.raw(
-                """
-                UPDATE device_codes SET status = 'denied'
-                WHERE device_code_hash = \(bind: record.deviceCodeHash) AND status = 'pending'
-                RETURNING device_code_hash
-                """
-            ).first() != nil
-        }
+        try await move(record, from: .pending, to: .denied)
     }
 
     /// Spends an approved code. `false` when another poll spent it first.
     func redeem(_ record: DeviceCodeRecord) async throws -> Bool {
+        try await move(record, from: .approved, to: .used)
+    }
+
+    /// Moves a code from `from` to `to`; `false` when it was no longer in `from`.
+    private func move(_ record: DeviceCodeRecord, from: DeviceCodeRecord.Status, to: DeviceCodeRecord.Status) async throws -> Bool {
         try await database.write { sql in
             try await sql.raw(
                 """
-                UPDATE device_codes SET status = 'used'
-                WHERE device_code_hash = \(bind: record.deviceCodeHash) AND status = 'approved'
+                UPDATE device_codes SET status = \(bind: to.rawValue)
+                WHERE device_code_hash = \(bind: record.deviceCodeHash) AND status = \(bind: from.rawValue)
                 RETURNING device_code_hash
                 """
             ).first() != nil

@@ -32,7 +32,7 @@ enum TerminalQRCode {
         do {
             try process.run()
         } catch {
-            return .failure(.failed(String(describing: error)))
+            return .failure(.failed("\(qrencode.path) could not be started"))
         }
         let drawn = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -151,10 +151,10 @@ struct DeviceLoginTests {
 
             let started = try await server.startDeviceLogin(app)
             let polls: [(FormParameters, String)] = [
-                (["grant_type": DeviceGrantName.value, "client_id": app.id], "invalid_request"),
-                (["grant_type": DeviceGrantName.value, "client_id": app.id, "device_code": "kdc_nonsense"], "invalid_grant"),
-                (["grant_type": DeviceGrantName.value, "client_id": other.id, "device_code": started.deviceCode], "invalid_grant"),
-                (["grant_type": DeviceGrantName.value, "client_id": app.id, "device_code": String(repeating: "x", count: 4000)], "invalid_grant"),
+                (["grant_type": GrantType.deviceCode, "client_id": app.id], "invalid_request"),
+                (["grant_type": GrantType.deviceCode, "client_id": app.id, "device_code": "kdc_nonsense"], "invalid_grant"),
+                (["grant_type": GrantType.deviceCode, "client_id": other.id, "device_code": started.deviceCode], "invalid_grant"),
+                (["grant_type": GrantType.deviceCode, "client_id": app.id, "device_code": String(repeating: "x", count: 4000)], "invalid_grant"),
             ]
             for (form, error) in polls {
                 let (answered, json) = try await server.postForm("/oauth/access_token", form)
@@ -174,14 +174,9 @@ struct DeviceLoginTests {
             let (discoveryStatus, discovery) = try await server.getJSON("/.well-known/openid-configuration")
             #expect(discoveryStatus == .ok)
             #expect((discovery["device_authorization_endpoint"] as? String)?.hasSuffix("/oauth/device_authorization") == true)
-            #expect((discovery["grant_types_supported"] as? [String])?.contains(DeviceGrantName.value) == true)
+            #expect((discovery["grant_types_supported"] as? [String])?.contains(GrantType.deviceCode) == true)
         }
     }
-}
-
-/// The device code grant type, as a device sends it.
-enum DeviceGrantName {
-    static let value = "urn:ietf:params:oauth:grant-type:device_code"
 }
 
 extension LiveServer {
@@ -195,7 +190,7 @@ extension LiveServer {
     /// One poll of the token endpoint with a device code.
     func pollDevice(_ deviceCode: String, app: TestApp) async throws -> (status: HTTPResponse.Status, error: String?, json: [String: Any]) {
         let (status, json) = try await postForm(
-            "/oauth/access_token", ["grant_type": DeviceGrantName.value, "client_id": app.id, "device_code": deviceCode])
+            "/oauth/access_token", ["grant_type": GrantType.deviceCode, "client_id": app.id, "device_code": deviceCode])
         return (status, json["error"] as? String, json)
     }
 }
