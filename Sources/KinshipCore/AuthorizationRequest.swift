@@ -108,7 +108,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
         guard let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty else { throw .missingRedirectURI }
         self.clientID = clientID
         self.redirectURI = redirectURI
-        self.responseType = parameters["response_type"] ?? ""
+        // Facebook's dialog takes a missing response_type as `code`, and its client libraries omit it.
+        self.responseType = parameters["response_type"] ?? "code"
         self.scope = Permission.list(fromScope: parameters["scope"] ?? "")
         self.state = parameters["state"]
         self.codeChallenge = parameters["code_challenge"].flatMap { $0.isEmpty ? nil : $0 }

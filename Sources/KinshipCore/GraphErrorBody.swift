@@ -58,6 +58,8 @@ public enum GraphErrorCode {
     public static let duplicatePost = 506
     /// The object does not exist.
     public static let unknownObject = 803
+    /// A call about "the current user" came with an app access token, which speaks for no one.
+    public static let userTokenRequired = 2500
 
     /// `190` subcode: the person removed the app (revoked the login).
     public static let subcodeAppNotAuthorized = 458

@@ -18,6 +18,7 @@ public enum KinshipApplication {
         let issuer = Issuer(configuration.publicURL ?? Issuer.loopbackURL(host: configuration.host, port: configuration.port))
         let inspector = TokenInspector(platform: platform)
         let clients = ClientAuthenticator(apps: platform.apps)
+        let appTokens = AppAccessTokens(apps: platform.apps, secret: configuration.secret)
 
         let router = Router(context: KinshipRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
@@ -49,7 +50,8 @@ public enum KinshipApplication {
             passwordLogin: passwordLogin, cookies: cookies
         ).addRoutes(to: router)
         let account = AccountPages(platform: platform, configuration: configuration, pages: pages, csrf: csrf, cookies: cookies)
-        AccessController(account: account, passwordLogin: passwordLogin).addRoutes(to: router)
+        let access = AccessController(account: account, passwordLogin: passwordLogin)
+        access.addRoutes(to: router)
         ProfileController(account: account).addRoutes(to: router)
         FriendsController(account: account).addRoutes(to: router)
         AppsController(account: account).addRoutes(to: router)
@@ -63,10 +65,10 @@ public enum KinshipApplication {
         let servedApps = installed
         TokenController(
             platform: platform, configuration: configuration, clients: clients, inspector: inspector, issuer: issuer,
-            signingKeys: signingKeys
+            signingKeys: signingKeys, appTokens: appTokens
         ).addRoutes(to: router)
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
-        DebugTokenController(platform: platform, inspector: inspector).addRoutes(to: router)
+        DebugTokenController(platform: platform, inspector: inspector, appTokens: appTokens).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
         DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
             .addRoutes(to: router)
@@ -75,9 +77,9 @@ public enum KinshipApplication {
         ).addRoutes(to: router)
         let throttle = GraphThrottle(limits: configuration.graphLimits, clock: platform.clock)
         GraphController(
-            service: GraphService(platform: platform, inspector: inspector, throttle: throttle), issuer: issuer,
-            configuration: configuration)
-            .addRoutes(to: router)
+            service: GraphService(platform: platform, inspector: inspector, appTokens: appTokens, throttle: throttle), issuer: issuer,
+            configuration: configuration
+        ).addRoutes(to: router, home: access.home)
 
         let publicURLConfigured = configuration.publicURL != nil
         let host = configuration.host

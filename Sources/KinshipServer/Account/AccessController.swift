@@ -10,14 +10,17 @@ struct AccessController: Sendable {
     let passwordLogin: PasswordLogin
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.get("/") { request, _ in
-            AccountPages.redirect(to: try await account.signedIn(request) == nil ? "/login" : "/account")
-        }
         router.get("/signup") { request, _ in try await showSignup(request) }
         router.post("/signup") { request, context in try await signUp(request, context) }
         router.get("/login") { request, _ in try await showLogin(request) }
         router.post("/login") { request, context in try await logIn(request, context) }
         router.post("/logout") { request, context in try await logOut(request, context) }
+    }
+
+    /// `GET /` in a browser (Graph's `GET /?ids=` shares the path; ``GraphController`` tells them
+    /// apart): the account, or the login page.
+    func home(_ request: Request) async throws -> Response {
+        AccountPages.redirect(to: try await account.signedIn(request) == nil ? "/login" : "/account")
     }
 
     // MARK: - Sign up

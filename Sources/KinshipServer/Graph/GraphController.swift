@@ -5,8 +5,8 @@ import KinshipCore
 import Logging
 import NIOCore
 
-/// Carries Graph calls over HTTP: `GET|POST|DELETE /PATH` into ``GraphService``, batches at
-/// `POST /`, and picture bytes at `GET /pictures/{user-id}`.
+/// Carries Graph calls over HTTP: `GET|POST|DELETE /PATH` into ``GraphService``, several objects at
+/// `GET /?ids=`, batches at `POST /`, and picture bytes at `GET /pictures/{user-id}`.
 struct GraphController: Sendable {
     let service: GraphService
     let issuer: Issuer
@@ -15,9 +15,18 @@ struct GraphController: Sendable {
     /// The most parts one batch may have.
     static let batchLimit = 50
 
-    func addRoutes(to router: Router<KinshipRequestContext>) {
+    /// Adds the Graph routes; `home` answers a browser's `GET /`, which a Graph call to `GET /`
+    /// (one with `ids` or an access token) does not reach.
+    func addRoutes(to router: Router<KinshipRequestContext>, home: @escaping @Sendable (Request) async throws -> Response) {
         router.get("/pictures/:userID") { request, context in try await picture(request, context) }
         router.post("/") { request, context in await batch(request, context) }
+        router.get("/") { request, context in
+            let query = FormReader.query(of: request)
+            guard query["ids"] != nil || query["access_token"] != nil || Self.bearerToken(request.headers) != nil else {
+                return try await home(request)
+            }
+            return await call(request, context)
+        }
         for method in [HTTPRequest.Method.get, .post, .delete] {
             router.on("**", method: method) { request, context in await call(request, context) }
         }

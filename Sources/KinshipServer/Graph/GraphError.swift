@@ -44,6 +44,20 @@ struct GraphError: Error, Sendable {
     static let noToken = GraphError(code: GraphErrorCode.invalidToken, subcode: nil,
         message: "An active access token must be used to query information about the current user.", status: .unauthorized)
 
+    /// A call only a person's token can make came with an app access token (`2500`, as Graph answers
+    /// `/me` asked for by an app).
+    static func userTokenRequired(for what: String) -> GraphError {
+        GraphError(code: GraphErrorCode.userTokenRequired,
+            message: "An active access token must be used to query information about the current user. "
+                + "\(what) needs a person's access token; an app access token speaks for no one.",
+            status: .badRequest)
+    }
+
+    /// The app token is not one the platform gives (wrong app, wrong secret, or the secret changed).
+    static let invalidAppToken = GraphError(code: GraphErrorCode.invalidToken, subcode: GraphErrorCode.subcodeInvalidToken,
+        message: "Invalid OAuth access token signature: the app access token is not valid (was the app's secret changed?).",
+        status: .unauthorized)
+
     /// A permission the call needs is not granted (`200` range).
     static func missingPermission(_ permission: Permission, for what: String) -> GraphError {
         GraphError(code: GraphErrorCode.permissionError,

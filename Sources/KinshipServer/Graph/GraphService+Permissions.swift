@@ -2,19 +2,30 @@ import HTTPTypes
 import KinshipCore
 
 extension GraphService {
-    /// `GET /me/permissions[/NAME]`, `DELETE /me/permissions[/NAME]`.
+    /// `GET /me/permissions[/NAME]`, `DELETE /me/permissions[/NAME]` with the person's token; with
+    /// the app's access token, the same on `/{user-id}/permissions` for a person who uses the app.
     func permissions(_ request: GraphRequest, node: String, name: String?) async throws -> GraphResponse {
-        let caller = try await caller(request)
-        _ = try ownNode(node, caller)
+        let login: Authorization
+        switch try await anyCaller(request) {
+        case .person(let grant):
+            _ = try ownNode(node, grant)
+            login = grant.authorization
+        case .app(let app):
+            guard node != "me" else { throw GraphError.userTokenRequired(for: "/me/permissions") }
+            guard let active = try await platform.authorizations.active(userID: node, appID: app.id) else {
+                throw GraphError.unknownObject(node)
+            }
+            login = active
+        }
         switch (request.method, name) {
         case (.get, let name):
-            let listed = caller.authorization.permissions
+            let listed = login.permissions
                 .filter { name == nil || $0.key.rawValue == name }
                 .sorted { $0.key < $1.key }
                 .map { JSONValue.object([("permission", .string($0.key.rawValue)), ("status", .string($0.value.rawValue))]) }
             return .json(JSONValue.object([("data", .array(listed))]))
         case (.delete, nil):
-            try await platform.authorizations.revokeAll(caller.authorization.id)
+            try await platform.authorizations.revokeAll(login.id)
             return .json(JSONValue.object([("success", true)]))
         case (.delete, let name?):
             let permission = Permission(name)
@@ -25,7 +36,7 @@ extension GraphService {
                 throw GraphError.invalidParameter(
                     "public_profile cannot be revoked on its own; DELETE /me/permissions removes the app instead")
             }
-            try await platform.authorizations.revoke(permission, in: caller.authorization.id)
+            try await platform.authorizations.revoke(permission, in: login.id)
             return .json(JSONValue.object([("success", true)]))
         default:
             throw GraphError.unknownPath(request.path)

@@ -8,13 +8,15 @@ import Logging
 struct GraphService: Sendable {
     let platform: Platform
     let inspector: TokenInspector
+    let appTokens: AppAccessTokens
     let pictures: PictureService
     let profiles: ProfileRenderer
     let throttle: GraphThrottle
 
-    init(platform: Platform, inspector: TokenInspector, throttle: GraphThrottle) {
+    init(platform: Platform, inspector: TokenInspector, appTokens: AppAccessTokens, throttle: GraphThrottle) {
         self.platform = platform
         self.inspector = inspector
+        self.appTokens = appTokens
         self.throttle = throttle
         self.pictures = PictureService(store: platform.pictures)
         self.profiles = ProfileRenderer(pictures: pictures, clock: platform.clock)
@@ -44,8 +46,10 @@ struct GraphService: Sendable {
     private func route(_ request: GraphRequest) async throws -> GraphResponse {
         let path = request.pathComponents.map(String.init)
         switch (request.method, path.count) {
+        case (.get, 0):
+            return try await objects(request)
         case (.get, 1):
-            return try await profile(request, node: path[0])
+            return try await node(request, id: path[0])
         case (.get, 2) where path[1] == "picture":
             return try await picture(request, node: path[0])
         case (_, 2...3) where path[1] == "permissions":
@@ -61,13 +65,27 @@ struct GraphService: Sendable {
 
     // MARK: - Callers
 
-    /// The token's grant; a missing or unusable token is error 190.
+    /// The grant of a person's token; a missing or unusable token is error 190, an app access token
+    /// error 2500.
     func caller(_ request: GraphRequest) async throws -> TokenInspector.Grant {
+        guard case .person(let grant) = try await anyCaller(request) else {
+            throw GraphError.userTokenRequired(for: "/\(request.path)")
+        }
+        return grant
+    }
+
+    /// Whom the call's token speaks for: a person, or an app with its app access token.
+    func anyCaller(_ request: GraphRequest) async throws -> GraphCaller {
         guard let token = request.accessToken, !token.isEmpty else { throw GraphError.noToken }
+        if AppAccessTokens.isAppToken(token) {
+            guard let app = try await appTokens.app(for: token) else { throw GraphError.invalidAppToken }
+            try throttle.admit(appID: app.id)
+            return .app(app)
+        }
         switch try await inspector.inspect(token) {
         case .success(let grant):
             try throttle.admit(userID: grant.user.id, appID: grant.authorization.appID)
-            return grant
+            return .person(grant)
         case .failure(let refusal):
             throw GraphError.invalidToken(subcode: refusal.subcode, message: refusal.message)
         }
@@ -88,29 +106,6 @@ struct GraphService: Sendable {
         guard let text = request.parameters["limit"] else { return 25 }
         guard let value = Int(text), value > 0 else { throw GraphError.invalidParameter("limit must be a positive whole number") }
         return min(value, 100)
-    }
-
-    // MARK: - Profile
-
-    private func profile(_ request: GraphRequest, node: String) async throws -> GraphResponse {
-        let caller = try await caller(request)
-        let selection = try FieldSelection(parsing: request.parameters["fields"], default: ProfileField.defaults)
-        if node == "me" || node == caller.user.id {
-            let json = try await profiles.render(caller.user, selection, baseURL: request.baseURL) {
-                caller.authorization.hasGranted($0.permission)
-            }
-            return .json(json)
-        }
-        guard let other = try await platform.users.find(id: node), try await isVisible(other, to: caller) else {
-            throw GraphError.unknownObject(node)
-        }
-        return .json(try await profiles.render(other, selection, baseURL: request.baseURL) { $0.isPublic })
-    }
-
-    /// Another person is visible to a caller who is their friend, or when they use the same app.
-    private func isVisible(_ other: UserRecord, to caller: TokenInspector.Grant) async throws -> Bool {
-        if try await platform.authorizations.active(userID: other.id, appID: caller.authorization.appID) != nil { return true }
-        return try await platform.friends.areFriends(caller.user.id, other.id)
     }
 
     // MARK: - Picture

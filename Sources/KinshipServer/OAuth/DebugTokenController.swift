@@ -3,11 +3,13 @@ import Hummingbird
 import KinshipCore
 import Logging
 
-/// `GET /debug_token?input_token=T&access_token=APP_ID|APP_SECRET`: what a token is, for the app's
-/// own server. An app learns nothing about tokens of other apps.
+/// `GET /debug_token?input_token=T&access_token=APP_TOKEN`: what a token is, for the app's own
+/// server, which proves itself with its app access token (or `APP_ID|APP_SECRET`). An app learns
+/// nothing about tokens of other apps.
 struct DebugTokenController: Sendable {
     let platform: Platform
     let inspector: TokenInspector
+    let appTokens: AppAccessTokens
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.get("/debug_token") { request, context in try await debug(request, context) }
@@ -16,13 +18,12 @@ struct DebugTokenController: Sendable {
     private func debug(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let query = FormReader.query(of: request)
         let bearer = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let appToken = query["access_token"] ?? bearer, let bar = appToken.firstIndex(of: "|") else {
+        guard let appToken = query["access_token"] ?? bearer, AppAccessTokens.isAppToken(appToken) else {
             return GraphErrorResponse.make(code: GraphErrorCode.invalidToken,
-                message: "debug_token needs an app access token: access_token=APP_ID|APP_SECRET.", status: .unauthorized, context: context)
+                message: "debug_token needs an app access token (grant_type=client_credentials, or APP_ID|APP_SECRET).",
+                status: .unauthorized, context: context)
         }
-        let appID = String(appToken[..<bar])
-        let secret = String(appToken[appToken.index(after: bar)...])
-        guard let app = try await platform.apps.find(id: appID), app.verifySecret(secret) else {
+        guard let app = try await appTokens.app(for: appToken) else {
             return GraphErrorResponse.make(code: GraphErrorCode.invalidToken, message: "Invalid OAuth access token signature.",
                 status: .unauthorized, context: context)
         }
@@ -34,6 +35,11 @@ struct DebugTokenController: Sendable {
     }
 
     private func describe(_ token: String, for app: AppRecord) async throws -> TokenDebugInfo {
+        if AppAccessTokens.isAppToken(token), let tokenApp = try await appTokens.app(for: token), tokenApp.id == app.id {
+            return TokenDebugInfo(
+                appID: app.id, type: "APP", application: app.name, userID: nil, scopes: [], isValid: true, expiresAt: nil,
+                issuedAt: nil, error: nil)
+        }
         switch try await inspector.inspect(token) {
         case .success(let grant) where grant.token.appId == app.id:
             return TokenDebugInfo(

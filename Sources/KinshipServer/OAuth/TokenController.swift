@@ -5,8 +5,12 @@ import Logging
 
 /// `POST /oauth/access_token`: exchanges an authorization code (with its PKCE verifier) for a
 /// token, a refresh token for a new pair (`grant_type=refresh_token`, in TokenController+Refresh),
-/// a device code for the tokens of a device login (TokenController+Device), or a token for a
-/// long-lived one (`grant_type=fb_exchange_token`).
+/// a device code for the tokens of a device login (TokenController+Device), a token for a
+/// long-lived one (`grant_type=fb_exchange_token`), or the app's secret for its app access token
+/// (`grant_type=client_credentials`).
+///
+/// `GET` with the parameters in the query works too, as on Facebook, whose client libraries use it
+/// (the request log never writes query strings; the answer is `no-store` either way).
 struct TokenController: Sendable {
     let platform: Platform
     let configuration: ServerConfiguration
@@ -14,17 +18,22 @@ struct TokenController: Sendable {
     let inspector: TokenInspector
     let issuer: Issuer
     let signingKeys: SigningKeys
+    let appTokens: AppAccessTokens
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/oauth/access_token") { request, context in
-            try await exchange(request, context)
+            try await exchange(try await FormReader.readOAuthForm(request, limit: configuration.maxFormBytes), request, context)
+        }
+        router.get("/oauth/access_token") { request, context in
+            try await exchange(FormReader.query(of: request), request, context)
         }
     }
 
-    private func exchange(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let form = try await FormReader.readOAuthForm(request, limit: configuration.maxFormBytes)
+    private func exchange(_ form: FormParameters, _ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let client = try await clients.authenticate(form, headers: request.headers).get()
-        switch form["grant_type"] {
+        // Facebook's code exchange sends no grant_type; its client libraries rely on that.
+        let grantType = form["grant_type"] ?? (form["code"] != nil ? "authorization_code" : nil)
+        switch grantType {
         case "authorization_code":
             return try await redeemCode(form, client, context)
         case "fb_exchange_token":
@@ -33,12 +42,14 @@ struct TokenController: Sendable {
             return try await refresh(form, client, context)
         case GrantType.deviceCode:
             return try await redeemDeviceCode(form, client, context)
+        case "client_credentials":
+            return try issueAppToken(client, context)
         case nil, "":
             throw OAuthFailure(.invalidRequest, "grant_type is missing.")
         case let other?:
             throw OAuthFailure(
                 .unsupportedGrantType,
-                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(GrantType.deviceCode) or fb_exchange_token.")
+                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(GrantType.deviceCode), client_credentials or fb_exchange_token.")
         }
     }
 
@@ -145,6 +156,19 @@ struct TokenController: Sendable {
             codeHash: grant.token.codeHash)
         context.logger.info("Long-lived token issued", metadata: ["user.id": "\(grant.authorization.userID)", "app.id": "\(client.app.id)"])
         return tokenResponse(issued.token, seconds: configuration.longTokenLifetime, grant.authorization)
+    }
+
+    /// `grant_type=client_credentials`: the app's access token, for an app that sent its secret.
+    private func issueAppToken(_ client: ClientAuthenticator.Client, _ context: KinshipRequestContext) throws -> Response {
+        guard client.app.isConfidential else {
+            throw OAuthFailure(.unauthorizedClient, "\(client.app.name) is a public app: it has no secret, so it has no app access token.")
+        }
+        guard client.presentedSecret else {
+            throw OAuthFailure(.invalidClient, "An app access token needs the app's client secret.")
+        }
+        context.logger.info("App access token issued", metadata: ["app.id": "\(client.app.id)"])
+        return JSONResponse.make(
+            AppTokenResponse(accessToken: appTokens.token(for: client.app)), headers: [.cacheControl: "no-store", .pragma: "no-cache"])
     }
 
     func tokenResponse(

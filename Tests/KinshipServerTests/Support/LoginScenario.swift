@@ -161,14 +161,16 @@ extension LiveServer {
         return try JSONDecoder().decode(Envelope.self, from: Data(buffer: response.body)).data
     }
 
-    /// A full login and code exchange; returns the access token.
+    /// A full login and code exchange (with the app's secret when it is confidential); returns the
+    /// access token.
     func logInAndGetToken(
         _ app: TestApp, scope: [Permission], untick: [Permission] = [], browser: Browser? = nil, login: String = "ada@example.com"
     ) async throws -> String {
         let pkce = PKCEPair.make()
         let response = try await authorize(browser ?? self.browser(), app, scope: scope, untick: untick, pkce: pkce, login: login)
         guard case .code(let code, _) = response else { throw BrowserError.noRedirect(0) }
-        let (status, json) = try await exchange(code: code, app: app, verifier: pkce.verifier)
+        let (status, json) = try await exchange(
+            code: code, app: app, verifier: pkce.verifier, secret: app.record.isConfidential ? app.secret : nil)
         #expect(status == .ok)
         return try #require(json["access_token"] as? String)
     }
