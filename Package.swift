@@ -47,10 +47,13 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
             name: "KinshipCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings + instrumented
         ),
         .target(
@@ -116,6 +119,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -123,6 +127,8 @@ let package = Package(
                 .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings + instrumented
@@ -158,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KinshipCoreTests",
-            dependencies: ["KinshipCore"],
+            dependencies: ["KinshipCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(

@@ -15,6 +15,8 @@ public struct SampleApp: Sendable {
     public static let path = "/sample"
     /// The redirect URI's path.
     public static let callbackPath = "/sample/callback"
+    /// Where the platform tells the app that a person removed it (a `signed_request`).
+    public static let deauthorizePath = "/sample/deauthorize"
     /// What the app asks for on its first login.
     public static let permissions: [Permission] = [.publicProfile, .email, .userFriends]
     /// The app's name on the platform.
@@ -22,6 +24,8 @@ public struct SampleApp: Sendable {
 
     let configuration: @Sendable () -> KinshipConfiguration
     let clientSecret: String
+    /// The secret the platform signs the app's callbacks with.
+    let signingSecret: String
     let transport: any HTTPTransport
     let secureCookies: Bool
     let sessions = SampleSessionStore()
@@ -30,12 +34,12 @@ public struct SampleApp: Sendable {
     /// The app with its platform credentials; `platformURL` is read on each request, as a server
     /// started on port 0 learns its address only once it listens.
     public static func make(
-        appID: String, clientSecret: String, platformURL: @escaping @Sendable () -> String, secureCookies: Bool,
-        transport: any HTTPTransport = URLSessionTransport()
+        appID: String, clientSecret: String, signingSecret: String, platformURL: @escaping @Sendable () -> String,
+        secureCookies: Bool, transport: any HTTPTransport = URLSessionTransport()
     ) async throws -> SampleApp {
         SampleApp(
             configuration: { KinshipConfiguration(serverURL: URL(string: platformURL())!, appID: appID, requestTimeout: 10) },
-            clientSecret: clientSecret, transport: transport, secureCookies: secureCookies, pages: try await SamplePages.load())
+            clientSecret: clientSecret, signingSecret: signingSecret, transport: transport, secureCookies: secureCookies, pages: try await SamplePages.load())
     }
 
     /// Adds the app's pages, its JSON for the friend picker, and its assets.
@@ -49,6 +53,7 @@ public struct SampleApp: Sendable {
         router.post("/sample/settings/revoke") { request, context in try await controller.revoke(request, context.logger) }
         router.post("/sample/logout") { request, _ in try await controller.logOut(request) }
         router.post("/sample/remove") { request, context in try await controller.remove(request, context.logger) }
+        router.post("/sample/deauthorize") { request, context in try await controller.deauthorize(request, context.logger) }
         router.get("/sample/assets/:name") { _, context in
             guard let name = context.parameters.get("name"), let asset = pages.assets[name] else {
                 return Response(status: .notFound)

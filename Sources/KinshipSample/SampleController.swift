@@ -151,6 +151,27 @@ struct SampleController: Sendable {
         return respond(Self.redirect(SampleApp.path), session, request)
     }
 
+    /// The platform's deauthorize callback: the person removed the app on Kinship, so every session
+    /// of theirs here is logged out. The `signed_request` must carry the app's signing secret's
+    /// signature; anything else is refused and changes nothing.
+    func deauthorize(_ request: Request, _ logger: Logger) async throws -> Response {
+        let body = try await request.body.collect(upTo: Self.formLimit)
+        let signed = FormParameters(formEncoded: String(buffer: body))["signed_request"] ?? ""
+        let payload: SignedRequest
+        do {
+            payload = try SignedRequest(verifying: signed, secret: app.signingSecret)
+        } catch {
+            logger.warning("Sample refused a deauthorize callback", metadata: ["reason": "\(error)"])
+            return Response(
+                status: .badRequest, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid signed_request"}"#)))
+        }
+        let forgotten = await app.sessions.forget(userID: payload.userID, flash: .removedOnPlatform)
+        logger.info("Sample app removed on the platform; its sessions logged out",
+            metadata: ["user.id": "\(payload.userID)", "sessions": "\(forgotten)"])
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"success":true}"#)))
+    }
+
     /// Gives one permission back (`DELETE /me/permissions/NAME`).
     func revoke(_ request: Request, _ logger: Logger) async throws -> Response {
         let (session, posted) = try await postedForm(request)

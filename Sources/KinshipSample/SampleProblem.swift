@@ -35,6 +35,9 @@ struct SampleProblem: Sendable, Equatable, Encodable {
         action: logIn)
 
     /// A form that did not come from this browser's page of the app.
+    static let removedOnPlatform = SampleProblem(title: "Kinship Sample was removed",
+        message: "You removed Kinship Sample from your Kinship account, so you are logged out of it here.", action: logIn)
+
     static let formExpired = SampleProblem(title: "That form expired",
         message: "Nothing was changed. The page was old or came from somewhere else; try again from here.", action: nil)
 

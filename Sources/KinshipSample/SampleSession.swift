@@ -52,6 +52,18 @@ actor SampleSessionStore {
         sessions[id] = session
     }
 
+    /// Logs the person out of every session that holds a token of theirs, leaving `flash` for the
+    /// next page; returns how many sessions that was.
+    func forget(userID: String, flash: SampleProblem) -> Int {
+        var forgotten = 0
+        for (id, session) in sessions where session.token?.userID == userID {
+            sessions[id]?.token = nil
+            sessions[id]?.flash = flash
+            forgotten += 1
+        }
+        return forgotten
+    }
+
     /// Takes the one-time message off a session.
     func takeFlash(_ id: String) -> SampleProblem? {
         let flash = sessions[id]?.flash

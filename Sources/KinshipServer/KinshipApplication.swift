@@ -63,6 +63,8 @@ public enum KinshipApplication {
             installed.append(app.name)
         }
         let servedApps = installed
+        let callbackSettings = AppCallbackSettings(platform: platform, secret: configuration.secret)
+        let builtInWithCallbacks = builtInApps.filter { installed.contains($0.name) }
         TokenController(
             platform: platform, configuration: configuration, clients: clients, inspector: inspector, issuer: issuer,
             signingKeys: signingKeys, appTokens: appTokens
@@ -90,9 +92,17 @@ public enum KinshipApplication {
                 additionalChannelHandlers: [ConnectionLimitHandler(connections: connections)],
                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Kinship"),
+            services: [
+                CallbackDeliverer(
+                    outbox: platform.callbacks, apps: platform.apps, settings: callbackSettings, clock: platform.clock,
+                    configuration: configuration.callbacks, logger: logger)
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 if !publicURLConfigured { issuer.update(Issuer.loopbackURL(host: host, port: port)) }
+                for app in builtInWithCallbacks {
+                    await app.registerCallbacks(baseURL: issuer.url, settings: callbackSettings, configuration: configuration, logger: logger)
+                }
                 logger.info("Kinship is listening", metadata: [
                     "url": "\(issuer.url)", "idle_timeout_s": "\(configuration.idleTimeout)",
                     "max_connections": "\(configuration.maxConnections)",

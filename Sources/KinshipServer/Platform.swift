@@ -9,6 +9,8 @@ public struct Platform: Sendable {
     public let apps: AppStore
     public let friends: FriendStore
     public let pictures: PictureStore
+    /// App callbacks waiting to be delivered, and those delivered.
+    public let callbacks: CallbackOutbox
     let posts: PostStore
     let tokenCache: TokenCacheStore
     let authorizations: AuthorizationStore
@@ -56,6 +58,7 @@ public struct Platform: Sendable {
         self.apps = AppStore(database: database, clock: clock)
         self.friends = FriendStore(database: database, clock: clock)
         self.pictures = PictureStore(database: database, clock: clock)
+        self.callbacks = CallbackOutbox(database: database, clock: clock)
         self.posts = PostStore(database: database, clock: clock)
         self.tokenCache = TokenCacheStore(database: database, clock: clock)
         self.authorizations = AuthorizationStore(database: database, clock: clock, generation: grantGeneration)

@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     /// Device logins (RFC 8628): how long a code lives, how often the device may poll, and how many
     /// codes may be typed on `/device`.
     public var deviceLogin: DeviceLogin
+    /// How app callbacks (deauthorize, data deletion) are delivered.
+    public var callbacks: Callbacks = .init()
     /// The secret the platform's own keys are derived from; every process of a deployment must
     /// share it (see ``ServerSecret``).
     public var secret: ServerSecret
@@ -68,6 +70,23 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The limits of device logins (RFC 8628).
+    /// How the outbox of app callbacks is delivered. Each process delivers; a delivery is claimed
+    /// by one process at a time.
+    public struct Callbacks: Sendable {
+        /// Seconds between two looks at the outbox when it was empty.
+        public var pollInterval: Double
+        /// Seconds an app's server has to answer one callback.
+        public var timeout: Int
+        /// The most deliveries one process makes at once.
+        public var batchSize: Int
+
+        public init(pollInterval: Double = 1, timeout: Int = 10, batchSize: Int = 8) {
+            self.pollInterval = pollInterval
+            self.timeout = timeout
+            self.batchSize = batchSize
+        }
+    }
+
     public struct DeviceLogin: Sendable {
         /// Seconds a device code waits for the person.
         public var codeLifetime: Int

@@ -3,7 +3,7 @@ import KinshipServer
 
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "apps", abstract: "Register and list apps.", subcommands: [Create.self, List.self])
+        commandName: "apps", abstract: "Register and list apps, and set their callbacks.", subcommands: [Create.self, List.self, Callbacks.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -80,18 +80,11 @@ struct DebugAndRevocationTests {
             let token = try await server.logInAndGetToken(app, scope: [])
             #expect(try await server.debugToken(token, app: app).isValid, "checked, and remembered, by the first process")
             #expect(try await server.graph("/me", token: token).0 == .ok)
-            let second = try await Platform.open(
-                server.platform.database.location, bcryptCost: 4, clock: server.clock, logger: .init(label: "second"))
-            var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: server.platform.database.location)
-            configuration.secret = server.configuration.secret
-            let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: .init(label: "second"))
-            try await secondApp.test(.live) { [configuration] client in
-                let otherProcess = LiveServer(platform: second, client: client, clock: server.clock, configuration: configuration)
+            try await withSecondProcess(of: server, configure: { _ in }) { (otherProcess: LiveServer) async throws in
                 #expect(try await otherProcess.debugToken(token, app: app).isValid)
                 let (status, _) = try await otherProcess.postForm("/oauth/revoke", ["token": token, "client_id": app.id])
                 #expect(status == .ok)
             }
-            await second.close()
             #expect(!(try await server.debugToken(token, app: app).isValid))
             #expect(try await server.graph("/me", token: token).0 == .unauthorized)
         }

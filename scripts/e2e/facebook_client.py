@@ -6,15 +6,24 @@ facebook-sdk (PyPI, `facebook.GraphAPI`) then builds the dialog URL (no PKCE, no
 Facebook allows confidential apps), a scripted browser walks the real dialog, and the library
 exchanges the code by GET, reads /me, the friends and the permissions, posts to the feed, extends
 the token, gets the app access token (client_credentials), debugs the token with it, reads the app,
-the person as the app, and several objects at once (?ids=), and finally removes the person's login
-as the app. Each Graph error it meets must be one the library understands (its code and message).
+the person as the app, and several objects at once (?ids=), and removes the person's login as the
+app. Each Graph error it meets must be one the library understands (its code and message).
+
+Then the app's callbacks, as an app's server sees them: `kinship apps callbacks` registers a small
+HTTP server this script runs; the person logs in again and removes the app, and the deauthorize
+callback's signed_request passes the library's own `parse_signed_request` with the signing secret;
+`kinship callbacks request-data-deletion` sends the data deletion callback, whose answer
+(`{url, confirmation_code}`) `kinship callbacks list` then shows.
 """
 import argparse
+import http.server
 import json
 import os
 import secrets
 import sys
 import tempfile
+import threading
+import time
 import urllib.parse
 import warnings
 
@@ -22,7 +31,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", SyntaxWarning)  # facebook-sdk 3.1 has a regex without a raw string
     import facebook
 
-from kinship_e2e import Browser, Checks, admin, complete_dialog, free_port, fresh_postgres, start_server, stop
+from kinship_e2e import Browser, Checks, admin, complete_dialog, free_port, fresh_postgres, secret_file_arguments, start_server, stop
 
 check = Checks()
 VERSION = "3.1"
@@ -35,6 +44,57 @@ def graph_error(call):
     except facebook.GraphAPIError as error:
         return error
     raise AssertionError(f"expected a Graph error, got {answer}")
+
+
+class AppServer(http.server.ThreadingHTTPServer):
+    """The app's own server: records each callback's path and signed_request, answers as Facebook
+    asks apps to (data deletion: a status URL and a confirmation code)."""
+
+    def __init__(self):
+        self.received = []
+        super().__init__(("127.0.0.1", 0), AppServerHandler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def wait_for(self, path, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for received_path, signed_request in self.received:
+                if received_path == path:
+                    return signed_request
+            time.sleep(0.1)
+        return None
+
+
+class AppServerHandler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+        self.server.received.append((self.path, urllib.parse.parse_qs(body).get("signed_request", [""])[0]))
+        answer = {"url": "https://app.example.com/deletion?id=e2e", "confirmation_code": "e2e-42"} if self.path == "/deletion" else {}
+        data = json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def log_in(base, app_id, app_secret, redirect_uri, perms):
+    """The library's login: its dialog URL walked by a scripted browser, its code exchange."""
+    anonymous = facebook.GraphAPI(version=VERSION)
+    state = secrets.token_urlsafe(16)
+    dialog = anonymous.get_auth_url(app_id, redirect_uri, perms=perms, state=state)
+    location = complete_dialog(Browser(base), dialog[len(base):], "ada@example.com", "kinship-demo")
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)
+    check("the dialog the library built sends back a code and the state", query.get("state") == [state] and "code" in query,
+          location)
+    return anonymous.get_access_token_from_code(query["code"][0], redirect_uri, app_id, app_secret)
 
 
 def main():
@@ -57,13 +117,7 @@ def main():
         app_id, app_secret = app["client_id"], app["client_secret"]
 
         anonymous = facebook.GraphAPI(version=VERSION)
-        state = secrets.token_urlsafe(16)
-        dialog = anonymous.get_auth_url(app_id, redirect_uri, perms=["email", "user_friends", "user_posts", "publish_actions"], state=state)
-        location = complete_dialog(Browser(base), dialog[len(base):], "ada@example.com", "kinship-demo")
-        query = urllib.parse.parse_qs(urllib.parse.urlparse(location).query)
-        check("the dialog the library built sends back a code and the state", query.get("state") == [state] and "code" in query,
-              location)
-        answer = anonymous.get_access_token_from_code(query["code"][0], redirect_uri, app_id, app_secret)
+        answer = log_in(base, app_id, app_secret, redirect_uri, ["email", "user_friends", "user_posts", "publish_actions"])
         check("get_access_token_from_code (GET /oauth/access_token without grant_type) gives a token",
               answer.get("access_token", "").startswith("kat_"), answer)
         person = facebook.GraphAPI(access_token=answer["access_token"], version=VERSION)
@@ -106,6 +160,38 @@ def main():
         check("the app removes the person's login with its app token", removed.get("success") is True, removed)
         error = graph_error(lambda: person.get_object("me"))
         check("the person's token then fails with 190", error.code == 190, error.message)
+
+        app_server = AppServer()
+        code, out, err = admin(kinship, database, "apps", "callbacks", app_id, "--deauthorize-url", app_server.base + "/deauthorize",
+                               "--data-deletion-url", app_server.base + "/deletion", *secret_file_arguments(kinship, database, folder))
+        settings = json.loads(out) if code == 0 else {}
+        signing_secret = settings.get("signing_secret", "")
+        check("apps callbacks sets both URLs and shows the signing secret once", signing_secret.startswith("kss_")
+              and settings.get("deauthorize_callback_url") == app_server.base + "/deauthorize", out + err)
+        again = facebook.GraphAPI(access_token=log_in(base, app_id, app_secret, redirect_uri, ["email"])["access_token"], version=VERSION)
+        again.request(f"v{VERSION}/me/permissions", method="DELETE")
+        signed_request = app_server.wait_for("/deauthorize")
+        parsed = facebook.parse_signed_request(signed_request or "", signing_secret)
+        check("removing the app posts a signed_request that facebook-sdk's parse_signed_request accepts",
+              parsed and parsed.get("user_id") == me["id"] and parsed.get("algorithm") == "HMAC-SHA256", signed_request)
+        check("a signed_request does not verify with the client secret", facebook.parse_signed_request(signed_request or "", app_secret)
+              is False)
+        code, out, err = admin(kinship, database, "callbacks", "request-data-deletion", "--user", me["id"])
+        check("callbacks request-data-deletion queues the app's data deletion callback", code == 0 and json.loads(out) == {"queued": 1},
+              out + err)
+        deletion = app_server.wait_for("/deletion")
+        check("the data deletion callback is signed too", (facebook.parse_signed_request(deletion or "", signing_secret) or {})
+              .get("user_id") == me["id"])
+        kept = {}
+        for _ in range(50):
+            code, out, err = admin(kinship, database, "callbacks", "list", "--app", app_id)
+            kept = next((entry for entry in json.loads(out)["data"] if entry["kind"] == "data_deletion"), {}) if code == 0 else {}
+            if kept.get("status") == "delivered":
+                break
+            time.sleep(0.2)
+        check("callbacks list shows the app's answer: status URL and confirmation code", kept.get("confirmation_code") == "e2e-42"
+              and kept.get("status_url") == "https://app.example.com/deletion?id=e2e", kept)
+        app_server.shutdown()
     finally:
         stop(process)
     print(f"Facebook client: {len(check.results) - len(check.failed)} passed, {len(check.failed)} failed")

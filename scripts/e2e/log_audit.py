@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads everything the servers of an end-to-end run logged (the files in $KINSHIP_E2E_LOGS, or the
 folder given) and fails on anything that must never be written to a log: access tokens, codes,
-the passwords the checks typed, cookie and CSRF values, client secrets, bearer headers.
+the passwords the checks typed, cookie and CSRF values, client and signing secrets, app tokens, bearer
+headers, signed requests.
 
 A log line may name a user id, an app id, a path or an error; never a secret, whatever the level."""
 import os
@@ -19,6 +20,9 @@ PATTERNS = {
     "a client secret": re.compile(r"client_secret[\"'=:\s]+[A-Za-z0-9_-]{16,}"),
     "a PKCE verifier": re.compile(r"code_verifier=[A-Za-z0-9_-]{16,}"),
     "a password field": re.compile(r"password=[^&\s]+"),
+    "an app signing secret": re.compile(r"kss_[A-Za-z0-9_-]{16,}"),
+    "an app access token": re.compile(r"\|kapp_[A-Za-z0-9_-]{16,}"),
+    "a signed_request": re.compile(r"signed_request=[A-Za-z0-9_.-]{16,}"),
 }
 
 # The passwords the end-to-end checks type.

@@ -59,7 +59,7 @@ struct AppsController: Sendable {
                 metadata: ["user.id": "\(person.user.id)", "app.id": "\(appID)", "permission": "\(name)"])
             return AccountPages.redirect(to: "/account/apps?notice=revoked")
         }
-        try await account.platform.authorizations.revokeAll(authorization.id)
+        try await account.platform.authorizations.revokeAll(authorization.id, notifyingApp: true)
         context.logger.info("App removed on the apps page", metadata: ["user.id": "\(person.user.id)", "app.id": "\(appID)"])
         return AccountPages.redirect(to: "/account/apps?notice=removed")
     }

@@ -13,6 +13,8 @@ public struct BuiltInApp: Sendable {
         public let clientID: String
         /// The app's client secret (for the token endpoint).
         public let clientSecret: String
+        /// The secret that signs the app's callbacks (``SignedRequest``).
+        public let signingSecret: String
         /// Where the platform is reached; read on each request, as a server started on port 0
         /// learns its address only once it listens.
         public let platformURL: @Sendable () -> String
@@ -26,16 +28,19 @@ public struct BuiltInApp: Sendable {
     public let name: String
     /// The path of the app's OAuth callback on the platform's host.
     public let callbackPath: String
+    /// The path of the app's deauthorize callback on the platform's host, if it has one.
+    public let deauthorizePath: String?
     /// Adds the app's routes.
     public let mount: @Sendable (Credentials, Router<KinshipRequestContext>) async throws -> Void
 
     public init(
-        id: String, name: String, callbackPath: String,
+        id: String, name: String, callbackPath: String, deauthorizePath: String? = nil,
         mount: @escaping @Sendable (Credentials, Router<KinshipRequestContext>) async throws -> Void
     ) {
         self.id = id
         self.name = name
         self.callbackPath = callbackPath
+        self.deauthorizePath = deauthorizePath
         self.mount = mount
     }
 }

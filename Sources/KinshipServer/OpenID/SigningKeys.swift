@@ -32,7 +32,7 @@ public final class SigningKeys: Sendable {
     }
 
     private let store: SigningKeyStore
-    private let secret: ServerSecret
+    private let seal: SecretSeal
     private let clock: any WallClock
     private let idTokenLifetime: Int
     private let snapshot = NIOLockedValueBox<Snapshot?>(nil)
@@ -41,7 +41,7 @@ public final class SigningKeys: Sendable {
     /// `idTokenLifetime` seconds.
     public init(platform: Platform, secret: ServerSecret, idTokenLifetime: Int) {
         self.store = SigningKeyStore(database: platform.database, clock: platform.clock)
-        self.secret = secret
+        self.seal = SecretSeal(secret: secret, purpose: "id_token signing keys")
         self.clock = platform.clock
         self.idTokenLifetime = idTokenLifetime
     }
@@ -117,27 +117,21 @@ public final class SigningKeys: Sendable {
 
     // MARK: - Keys
 
-    private var sealingKey: SymmetricKey { secret.key(for: "id_token signing keys") }
-
     private func makeKey(activatesAt: Int) throws -> SigningKeyRecord {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let primitives = try key.publicKey.getKeyPrimitives()
         let published = PublishedKey(algorithm: Self.algorithm, modulus: primitives.modulus, exponent: primitives.publicExponent)
-        let sealed = try AES.GCM.seal(key.derRepresentation, using: sealingKey, authenticating: Data(published.kid.utf8))
         return SigningKeyRecord(
-            kid: published.kid, algorithm: Self.algorithm, sealedPrivateKey: sealed.combined!.base64EncodedString(),
+            kid: published.kid, algorithm: Self.algorithm, sealedPrivateKey: try seal.seal(key.derRepresentation, for: published.kid),
             publicJwk: String(decoding: try JSONEncoder().encode(published), as: UTF8.self), createdAt: clock.now,
             activatesAt: activatesAt, retiredAt: nil)
     }
 
     private func unseal(_ record: SigningKeyRecord) throws -> _RSA.Signing.PrivateKey {
-        do {
-            guard let combined = Data(base64Encoded: record.sealedPrivateKey) else { throw SigningKeysError.cannotUnseal(kid: record.kid) }
-            let der = try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: sealingKey, authenticating: Data(record.kid.utf8))
-            return try _RSA.Signing.PrivateKey(derRepresentation: der)
-        } catch {
-            throw SigningKeysError.cannotUnseal(kid: record.kid)
-        }
+        guard let der = seal.open(record.sealedPrivateKey, for: record.kid),
+            let key = try? _RSA.Signing.PrivateKey(derRepresentation: der)
+        else { throw SigningKeysError.cannotUnseal(kid: record.kid) }
+        return key
     }
 }
 

@@ -12,6 +12,12 @@ public struct AppRecord: Sendable, Equatable {
     public var redirectURIs: [String]
     var secretHash: String
     public var createdAt: Int
+    /// Where the platform posts a `signed_request` when a person removes the app.
+    public var deauthorizeCallbackURL: String? = nil
+    /// Where the platform posts a `signed_request` when a person asks for their data to be deleted.
+    public var dataDeletionCallbackURL: String? = nil
+    /// The secret that signs the callbacks, sealed (see ``SecretSeal``); `nil` until callbacks are set up.
+    var sealedSigningSecret: String? = nil
 
     /// The custom scheme redirect every app may use without registering it.
     public var customSchemeRedirectURI: String { "kinship\(id)://authorize" }
@@ -28,4 +34,7 @@ struct AppRow: Decodable {
     var isConfidential: Int
     var secretHash: String
     var createdAt: Int
+    var deauthorizeCallbackUrl: String?
+    var dataDeletionCallbackUrl: String?
+    var sealedSigningSecret: String?
 }

@@ -88,7 +88,8 @@ extension AppRecord {
     init(_ row: AppRow, redirectURIs: [String]) {
         self.init(
             id: row.id, name: row.name, isConfidential: row.isConfidential != 0, redirectURIs: redirectURIs,
-            secretHash: row.secretHash, createdAt: row.createdAt)
+            secretHash: row.secretHash, createdAt: row.createdAt, deauthorizeCallbackURL: row.deauthorizeCallbackUrl,
+            dataDeletionCallbackURL: row.dataDeletionCallbackUrl, sealedSigningSecret: row.sealedSigningSecret)
     }
 }
 

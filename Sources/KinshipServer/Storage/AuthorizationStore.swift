@@ -94,12 +94,24 @@ struct AuthorizationStore: Sendable {
     }
 
     /// Ends a login: every token of it fails from now on, and the next login starts afresh.
-    func revokeAll(_ authorizationID: String) async throws {
+    ///
+    /// - Parameter notifyingApp: whether the app's deauthorize callback is sent (in the same
+    ///   transaction, through the outbox): `true` when the person removed the app, `false` when
+    ///   the app itself ended the login.
+    func revokeAll(_ authorizationID: String, notifyingApp: Bool) async throws {
         let now = clock.now
         try await generation.changing { try await database.write { sql in
-            try await sql.raw(
-                "UPDATE authorizations SET revoked_at = \(bind: now) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL"
-            ).run()
+            guard
+                let row = try await sql.raw(
+                    """
+                    UPDATE authorizations SET revoked_at = \(bind: now) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL
+                    RETURNING user_id, app_id
+                    """
+                ).first(), notifyingApp
+            else { return }
+            try await CallbackOutbox.enqueue(
+                .deauthorize, appID: try row.decode(column: "app_id", as: String.self),
+                userID: try row.decode(column: "user_id", as: String.self), now: now, sql)
         } }
     }
 

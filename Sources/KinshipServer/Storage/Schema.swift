@@ -272,5 +272,40 @@ enum Schema {
                 "CREATE UNIQUE INDEX device_codes_by_user_code ON device_codes (user_code)",
             ]
         },
+        Migration(version: 9, name: "app callbacks (deauthorize, data deletion) and their outbox") { _ in
+            [
+                // The signing secret signs the callbacks' signed_request; it is sealed with a key from
+                // the server secret (see SecretSeal), since the app must be able to check it.
+                "ALTER TABLE apps ADD COLUMN deauthorize_callback_url TEXT",
+                "ALTER TABLE apps ADD COLUMN data_deletion_callback_url TEXT",
+                "ALTER TABLE apps ADD COLUMN sealed_signing_secret TEXT",
+                // One callback to deliver: written in the transaction that causes it, delivered by
+                // whichever server process claims it first (`claimed_by` until `claimed_until`),
+                // retried with backoff until `give_up_at`.
+                """
+                CREATE TABLE callback_deliveries (
+                    id TEXT PRIMARY KEY,
+                    app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    give_up_at BIGINT NOT NULL,
+                    next_attempt_at BIGINT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    claimed_by TEXT,
+                    claimed_until BIGINT,
+                    delivered_at BIGINT,
+                    failed_at BIGINT,
+                    last_status INTEGER,
+                    last_error TEXT,
+                    status_url TEXT,
+                    confirmation_code TEXT
+                )
+                """,
+                "CREATE INDEX callback_deliveries_due ON callback_deliveries (next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL",
+                "CREATE INDEX callback_deliveries_by_app ON callback_deliveries (app_id, created_at)",
+            ]
+        },
     ]
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import KinshipServer
-import Logging
 
 /// `kinship keys`: the keys that sign OpenID Connect id_tokens.
 struct KeysCommand: AsyncParsableCommand {
@@ -15,23 +14,9 @@ struct KeysCommand: AsyncParsableCommand {
             """,
         subcommands: [List.self, Rotate.self])
 
-    /// Where the keys are and the secret that seals them.
-    struct KeyOptions: ParsableArguments {
-        @OptionGroup var storage: DatabaseOptions
-        @Option(
-            name: .customLong("secret-file"),
-            help: ArgumentHelp(
-                "The server secret file `kinship serve` uses.", discussion: "Defaults to DATABASE-secret for an SQLite database.",
-                valueName: "path"))
-        var secretFile: String?
-
-        func withKeys<Result: Sendable>(_ body: (SigningKeys) async throws -> Result) async throws -> Result {
-            let location = try storage.location()
-            let secret = try ServerSecretOptions.load(explicitPath: secretFile, database: location, logger: Logger(label: "kinship.keys"))
-            return try await storage.withPlatform { platform in
-                try await body(SigningKeys(platform: platform, secret: secret, idTokenLifetime: ServerConfiguration.defaultIDTokenLifetime))
-            }
-        }
+    /// The signing keys of `platform`, sealed with `secret`.
+    static func keys(_ platform: Platform, _ secret: ServerSecret) -> SigningKeys {
+        SigningKeys(platform: platform, secret: secret, idTokenLifetime: ServerConfiguration.defaultIDTokenLifetime)
     }
 
     /// One key as the commands print it.
@@ -69,10 +54,10 @@ struct KeysCommand: AsyncParsableCommand {
             abstract: "List the signing keys, oldest first; prints {\"data\": […]} with each key's status.",
             discussion: "pending: published, not signing yet · signing · retired: published, no longer signing · expired.")
 
-        @OptionGroup var options: KeyOptions
+        @OptionGroup var options: SecretStorageOptions
 
         func run() async throws {
-            let keys = try await options.withKeys { try await $0.list() }
+            let keys = try await options.withPlatform { try await KeysCommand.keys($0, $1).list() }
             try JSONOutput.print(["data": keys.map(Entry.init)])
         }
     }
@@ -86,7 +71,7 @@ struct KeysCommand: AsyncParsableCommand {
                 has leaked: the new key signs at once (relying parties refetch the set when they meet its kid).
                 """)
 
-        @OptionGroup var options: KeyOptions
+        @OptionGroup var options: SecretStorageOptions
         @Option(help: "Seconds until the new key signs.") var activateIn = SigningKeys.defaultActivationDelay
         @Flag(help: "Sign with the new key at once.") var now = false
 
@@ -95,7 +80,7 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let key = try await options.withKeys { try await $0.rotate(activationDelay: now ? 0 : activateIn) }
+            let key = try await options.withPlatform { try await KeysCommand.keys($0, $1).rotate(activationDelay: now ? 0 : activateIn) }
             try JSONOutput.print(Entry(key))
         }
     }

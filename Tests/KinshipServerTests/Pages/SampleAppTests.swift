@@ -84,6 +84,31 @@ struct SampleAppTests {
         }
     }
 
+    @Test("the platform's deauthorize callback logs the person out of the sample at once; a forged one changes nothing",
+        arguments: TestEngine.enabled)
+    func deauthorizeCallback(engine: TestEngine) async throws {
+        try await withLiveServer(engine, builtInApps: [.sample], configure: { $0.callbacks.pollInterval = 0.05 }) { server in
+            let ada = try await server.makeUser()
+            let browser = server.browser()
+            #expect(try await browser.sampleLogIn(server, untick: []).body.contains("You're logged in as"))
+
+            let forged = SignedRequest(issuedAt: server.clock.now, userID: ada.id).signed(with: "not the signing secret")
+            let refused = try await server.browser().post("/sample/deauthorize", form: ["signed_request": forged])
+            #expect(refused.status == .badRequest)
+            #expect(try await browser.get("/sample").body.contains("You're logged in as"))
+
+            let authorization = try #require(try await server.platform.authorizations.active(userID: ada.id, appID: BuiltInApp.sample.id))
+            try await server.platform.authorizations.revokeAll(authorization.id, notifyingApp: true)
+            let delivered = await eventually {
+                (try? await server.platform.callbacks.recent(appID: BuiltInApp.sample.id).first?.status) == .delivered
+            }
+            #expect(delivered)
+            let page = try await browser.get("/sample")
+            #expect(page.body.contains("You removed Kinship Sample from your Kinship account"), "the callback, not a failed Graph call, logged out")
+            #expect(page.body.contains("You're not logged in"))
+        }
+    }
+
     @Test("errors a person understands: Cancel, a stale state, an app removed elsewhere, an expired token", arguments: TestEngine.enabled)
     func errors(engine: TestEngine) async throws {
         try await withLiveServer(engine, builtInApps: [.sample], configure: { $0.shortTokenLifetime = 5 }) { server in
@@ -107,7 +132,7 @@ struct SampleAppTests {
 
             _ = try await browser.sampleLogIn(server, untick: [])
             let authorization = try #require(try await server.platform.authorizations.active(userID: ada.id, appID: BuiltInApp.sample.id))
-            try await server.platform.authorizations.revokeAll(authorization.id)
+            try await server.platform.authorizations.revokeAll(authorization.id, notifyingApp: false)
             let removed = try await browser.get("/sample")
             #expect(removed.body.contains("Kinship Sample was removed") && removed.body.contains("You're not logged in"))
         }

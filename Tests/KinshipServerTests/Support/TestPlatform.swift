@@ -64,3 +64,28 @@ func withLiveServer(
         }
     }
 }
+
+/// Runs a second `kinship serve` process on `server`'s database (its own platform, the same
+/// clock and server secret) for the length of `body`.
+func withSecondProcess(
+    of server: LiveServer, configure: @Sendable (inout ServerConfiguration) -> Void,
+    _ body: @Sendable (LiveServer) async throws -> Void
+) async throws {
+    let second = try await Platform.open(server.platform.database.location, bcryptCost: 4, clock: server.clock, logger: .init(label: "second"))
+    var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: server.platform.database.location, bcryptCost: 4)
+    configuration.secret = server.configuration.secret
+    configuration.idleTimeout = 300
+    configure(&configuration)
+    var logger = Logger(label: "second")
+    logger.logLevel = .warning
+    let app = try await KinshipApplication.make(platform: second, configuration: configuration, logger: logger)
+    do {
+        try await app.test(.live) { [configuration] client in
+            try await body(LiveServer(platform: second, client: client, clock: server.clock, configuration: configuration))
+        }
+    } catch {
+        await second.close()
+        throw error
+    }
+    await second.close()
+}
