@@ -48,8 +48,8 @@ public struct ServerSecret: Sendable {
 
     /// Whether the file at `path` can be read by anyone but its owner.
     public static func isShared(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & 0o077 != 0
+        guard let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int else { return false }
+        return permissions & 0o077 != 0
     }
 
     /// Writes a new random secret to a new file at `path` (mode 0600); an existing file is an error.
