@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts", "e2e"))
 from kinship_e2e import demo_credentials, free_port, log_in, start_server, stop  # noqa: E402
-from bench_support import release_binary  # noqa: E402
+from bench_support import alternate, release_binary  # noqa: E402
 
 
 def ensure_wrk():
@@ -95,13 +95,7 @@ def main():
             "plain": lambda seconds: wrk(base + "/healthz", seconds, *load, server.pid),
             "me": lambda seconds: wrk(base + "/me?fields=id,name,email", seconds, *load, server.pid, token),
         }
-        for measure in routes.values():
-            measure(2)
-        for round in range(options.rounds):
-            for name, measure in routes.items():
-                runs[name].append(measure(options.seconds))
-            print(f"    round {round + 1}: " + ", ".join(f"{name} {runs[name][-1][0]:,.0f} req/s p99 {runs[name][-1][1]:.2f} ms"
-                                                          for name in routes), flush=True)
+        alternate(routes, runs, options.rounds, options.seconds)
     finally:
         stop(server)
         stop(floor_server)

@@ -22,7 +22,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts", "e2e"))
 from kinship_e2e import Browser, admin, complete_dialog, demo_credentials, free_port, log_in, start_server, stop  # noqa: E402
-from bench_support import release_binary  # noqa: E402
+from bench_support import alternate, release_binary  # noqa: E402
 from graph_throughput import ensure_wrk, wrk  # noqa: E402
 
 
@@ -65,13 +65,7 @@ def main():
             "me": lambda seconds: wrk(base + "/me?fields=id,name,email", seconds, *load, server.pid, user_token),
             "userinfo": lambda seconds: wrk(base + "/userinfo", seconds, *load, server.pid, user_token),
         }
-        for measure in routes.values():
-            measure(2)
-        for round in range(options.rounds):
-            for name, measure in routes.items():
-                runs[name].append(measure(options.seconds))
-            print(f"    round {round + 1}: " + ", ".join(f"{name} {runs[name][-1][0]:,.0f} req/s p99 {runs[name][-1][1]:.2f} ms"
-                                                          for name in routes), flush=True)
+        alternate(routes, runs, options.rounds, options.seconds)
         token_endpoint = subprocess.run([driver, base, app_id, redirect_uri, cookie, str(server.pid), str(options.seconds),
                                          str(options.concurrency)])
     finally:
