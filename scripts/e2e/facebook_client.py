@@ -168,6 +168,9 @@ def main():
         signing_secret = settings.get("signing_secret", "")
         check("apps callbacks sets both URLs and shows the signing secret once", signing_secret.startswith("kss_")
               and settings.get("deauthorize_callback_url") == app_server.base + "/deauthorize", out + err)
+        code, out, err = admin(kinship, database, "apps", "callbacks", app_id, "--deauthorize-url", "http://app.example.com/deauthorize",
+                               *secret_file_arguments(kinship, database, folder))
+        check("apps callbacks refuses a plain-http URL and says what to use", code != 0 and "must use https" in err, out + err)
         again = facebook.GraphAPI(access_token=log_in(base, app_id, app_secret, redirect_uri, ["email"])["access_token"], version=VERSION)
         again.request(f"v{VERSION}/me/permissions", method="DELETE")
         signed_request = app_server.wait_for("/deauthorize")

@@ -36,32 +36,43 @@ public struct AppCallbackSettings: Sendable {
     /// Applies `change` to the app; returns the app as it is now and, when one was made, the new
     /// signing secret — the only time it is shown.
     ///
-    /// - Throws: ``AppError/invalid(_:)`` for an unknown app or a URL the ``CallbackURLPolicy`` refuses.
+    /// Only the URLs `change` names are written, so two changes at once never undo each other. The
+    /// secret is swapped only if it is still the one this call read: of several first setups at
+    /// once, one makes the secret and shows it, the others find it made.
+    ///
+    /// - Throws: ``AppError/invalid(_:)`` for an unknown app, a URL the ``CallbackURLPolicy``
+    ///   refuses, or a rotation that lost the race to another.
     public func update(appID: String, _ change: Change) async throws -> (app: AppRecord, signingSecret: String?) {
         for url in [change.deauthorizeURL, change.dataDeletionURL].compactMap({ $0 }) where !url.isEmpty {
             try CallbackURLPolicy.validate(url)
         }
         guard let app = try await apps.find(id: appID) else { throw AppError.invalid("No app has the client id \(appID).") }
-        var signingSecret: String?
-        var sealed = app.sealedSigningSecret
-        if sealed == nil || change.rotateSigningSecret {
+        var newSecret: (clear: String, sealed: String)?
+        if app.sealedSigningSecret == nil || change.rotateSigningSecret {
             let secret = Secrets.generate(prefix: "kss_", byteCount: 32)
-            sealed = try seal.seal(Data(secret.utf8), for: app.id)
-            signingSecret = secret
+            newSecret = (secret, try seal.seal(Data(secret.utf8), for: app.id))
         }
-        let deauthorize = change.deauthorizeURL.map { $0.isEmpty ? nil : $0 } ?? app.deauthorizeCallbackURL
-        let dataDeletion = change.dataDeletionURL.map { $0.isEmpty ? nil : $0 } ?? app.dataDeletionCallbackURL
-        try await database.write { [sealed] sql in
-            try await sql.raw(
+        let shown = try await database.write { [newSecret] sql -> String? in
+            for (column, url) in [("deauthorize_callback_url", change.deauthorizeURL), ("data_deletion_callback_url", change.dataDeletionURL)] {
+                guard let url else { continue }
+                try await sql.raw("UPDATE apps SET \(unsafeRaw: column) = \(bind: url.isEmpty ? nil : url) WHERE id = \(bind: appID)").run()
+            }
+            guard let newSecret else { return nil }
+            let swapped = try await sql.raw(
                 """
-                UPDATE apps SET deauthorize_callback_url = \(bind: deauthorize), data_deletion_callback_url = \(bind: dataDeletion),
-                    sealed_signing_secret = \(bind: sealed)
-                WHERE id = \(bind: appID)
+                UPDATE apps SET sealed_signing_secret = \(bind: newSecret.sealed)
+                WHERE id = \(bind: appID) AND COALESCE(sealed_signing_secret, '') = \(bind: app.sealedSigningSecret ?? "")
+                RETURNING id
                 """
-            ).run()
+            ).first() != nil
+            if swapped { return newSecret.clear }
+            if change.rotateSigningSecret {
+                throw AppError.invalid("The signing secret of \(appID) was replaced at the same moment by another command; run this one again.")
+            }
+            return nil
         }
         guard let updated = try await apps.find(id: appID) else { throw StorageError.vanished("app \(appID)") }
-        return (updated, signingSecret)
+        return (updated, shown)
     }
 
     /// Sets a built-in app's deauthorize callback and its signing secret, which the app derives

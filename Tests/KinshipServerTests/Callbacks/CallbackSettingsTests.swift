@@ -56,4 +56,28 @@ struct CallbackSettingsTests {
             await #expect(throws: AppError.self) { try await settings.update(appID: "404", .init()) }
         }
     }
+
+    @Test("several first setups at once make one signing secret, shown once, and keep every URL named", arguments: TestEngine.enabled)
+    func concurrentSetups(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let (app, _) = try await platform.apps.create(name: "A", redirectURIs: [], isConfidential: true)
+            let settings = AppCallbackSettings(platform: platform, secret: .generate())
+            let shown = try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        let change = index % 2 == 0
+                            ? AppCallbackSettings.Change(deauthorizeURL: "https://app.example.com/deauthorize")
+                            : AppCallbackSettings.Change(dataDeletionURL: "https://app.example.com/deletion")
+                        return try await settings.update(appID: app.id, change).signingSecret
+                    }
+                }
+                return try await group.reduce(into: [String]()) { if let secret = $1 { $0.append(secret) } }
+            }
+            #expect(shown.count == 1, "one secret made and shown: \(shown.count)")
+            let stored = try #require(try await platform.apps.find(id: app.id))
+            #expect(settings.signingSecret(of: stored) == shown.first)
+            #expect(stored.deauthorizeCallbackURL == "https://app.example.com/deauthorize")
+            #expect(stored.dataDeletionCallbackURL == "https://app.example.com/deletion")
+        }
+    }
 }
