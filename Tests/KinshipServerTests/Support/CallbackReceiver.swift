@@ -79,9 +79,17 @@ func withCallbackReceiver<Result: Sendable>(
         router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
         onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
+        group.addTask {
+            // A server that cannot listen (the port was taken) ends the wait for its port.
+            defer { continuation.finish() }
+            try await app.run()
+        }
         var iterator = ports.makeAsyncIterator()
-        let listening = CallbackReceiver(port: await iterator.next() ?? 0, delay: delay)
+        guard let listeningPort = await iterator.next() else {
+            try await group.next()
+            throw CallbackReceiverError.didNotListen(port: port)
+        }
+        let listening = CallbackReceiver(port: listeningPort, delay: delay)
         receiver.withLockedValue { $0 = listening }
         do {
             let result = try await body(listening)
@@ -92,6 +100,11 @@ func withCallbackReceiver<Result: Sendable>(
             throw error
         }
     }
+}
+
+/// Why a ``CallbackReceiver`` did not start.
+enum CallbackReceiverError: Error {
+    case didNotListen(port: Int)
 }
 
 /// Waits, up to `seconds` of real time, until `condition` holds; returns whether it did. For
