@@ -83,6 +83,7 @@ struct CallbackDeliverer: Service {
                 // A process stopped mid-delivery says nothing about the app: its claim runs out and
                 // another attempt follows.
                 guard !Task.isCancelled else { return }
+                metadata["error"] = "\(error)"
                 try await fail(delivery, status: nil, "The app's server could not be reached: \(Self.describe(error)).", &metadata)
                 return
             }
@@ -94,7 +95,7 @@ struct CallbackDeliverer: Service {
             var note: String?
             var deletion: DataDeletionAnswer?
             if delivery.kind == .dataDeletion {
-                deletion = try? JSONDecoder().decode(DataDeletionAnswer.self, from: Data(buffer: answer))
+                deletion = try? JSONDecoder().decode(DataDeletionAnswer.self, from: Data(answer.readableBytesView))
                 if deletion == nil { note = "The answer was not JSON {\"url\", \"confirmation_code\"}." }
             }
             try await outbox.recordDelivered(
@@ -119,7 +120,7 @@ struct CallbackDeliverer: Service {
         }
     }
 
-    /// An HTTP client error in words a person can act on.
+    /// An HTTP client error in words a person can act on; the error itself goes to the log only.
     private static func describe(_ error: any Error) -> String {
         switch error {
         case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout: "no answer in time"
@@ -127,7 +128,8 @@ struct CallbackDeliverer: Service {
         case let error as IOError where error.errnoCode == ECONNREFUSED: "the connection was refused"
         case is NIOConnectionError: "no connection could be made"
         case let error as HTTPClientError where error == .remoteConnectionClosed: "the connection was closed before an answer"
-        default: String(describing: error)
+        case let error as HTTPClientError where error == .invalidURL || error == .emptyHost: "the callback URL is not valid; set it again"
+        default: "the request failed (the server log has the details)"
         }
     }
 }
@@ -140,11 +142,5 @@ private struct DataDeletionAnswer: Decodable {
     enum CodingKeys: String, CodingKey {
         case url
         case confirmationCode = "confirmation_code"
-    }
-}
-
-extension Data {
-    fileprivate init(buffer: ByteBuffer) {
-        self = Data(buffer.readableBytesView)
     }
 }
