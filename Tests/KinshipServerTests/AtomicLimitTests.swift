@@ -10,7 +10,7 @@ import Testing
 /// Limits that guard a secret hold when the requests arrive all at once: an attempt is counted
 /// before its secret is checked, in one atomic step, so N parallel attempts get at most the
 /// limit's worth of checks — in one process, and in two processes sharing one database.
-@Suite("Limits under parallel requests")
+@Suite("Limits under parallel requests", .timeLimit(.minutes(3)))
 struct AtomicLimitTests {
     @Test("40 wrong passwords at once for one account: 5 are checked, 35 refused", arguments: TestEngine.enabled)
     func parallelBruteForce(engine: TestEngine) async throws {

@@ -9,7 +9,7 @@ import Testing
 /// Many people writing at the same moment, each on a connection of their own. On SQLite these
 /// once stalled the whole server: writers waited in SQLite's busy handler on the two threads that
 /// the writer holding the lock needed to finish (HTTP 500 after ten seconds).
-@Suite("Concurrent writes")
+@Suite("Concurrent writes", .timeLimit(.minutes(3)))
 struct ConcurrentWriteTests {
     @Test("64 people sign up at the same moment: every one gets an account", arguments: TestEngine.enabled)
     func signUps(engine: TestEngine) async throws {
@@ -75,7 +75,7 @@ struct ConcurrentWriteTests {
 
 /// Writes that read before they write, run at the same moment: on PostgreSQL two transactions
 /// would both read the same state and both write on it, unless they serialize.
-@Suite("Read-then-write at the same moment")
+@Suite("Read-then-write at the same moment", .timeLimit(.minutes(3)))
 struct ReadThenWriteTests {
     @Test("twenty posts at once by one person get sequences 1 to 20", arguments: TestEngine.enabled)
     func posts(engine: TestEngine) async throws {

@@ -10,7 +10,7 @@ import Darwin
 
 /// Clients that open connections and never finish a request: closed after the idle timeout, and
 /// no more of them than the connection cap at once, while everyone else is answered.
-@Suite("Idle timeout and connection cap")
+@Suite("Idle timeout and connection cap", .timeLimit(.minutes(3)))
 struct ConnectionLimitTests {
     @Test("half a request head is closed after the idle timeout; a finished one is answered")
     func headerTimeout() async throws {

@@ -12,7 +12,7 @@ import Testing
 /// What happens when the database cannot be reached (PostgreSQL down, or an SQLite file locked by
 /// another process too long): a 503 with `Retry-After`, never a 500 or a hang. The end-to-end
 /// check stops a real PostgreSQL under load (`scripts/e2e/under_load.py`).
-@Suite("The database is unavailable")
+@Suite("The database is unavailable", .timeLimit(.minutes(3)))
 struct DatabaseUnavailableTests {
     @Test("connection failures and lock timeouts are unavailability; other errors are not hidden behind a retry")
     func classification() {

@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import Testing
 
-@Suite("debug_token and revocation")
+@Suite("debug_token and revocation", .timeLimit(.minutes(3)))
 struct DebugAndRevocationTests {
     @Test("debug_token needs the app's own credentials and tells an app nothing about other apps' tokens", arguments: TestEngine.enabled)
     func debugToken(engine: TestEngine) async throws {

@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 import Testing
 
-@Suite("Discovery")
+@Suite("Discovery", .timeLimit(.minutes(3)))
 struct DiscoveryTests {
     @Test("RFC 8414 metadata names the endpoints and what they support", arguments: TestEngine.enabled)
     func metadata(engine: TestEngine) async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// What a Graph client library written for Facebook needs beyond the dialog: the token endpoint by
 /// GET, app access tokens, and several objects in one call.
-@Suite("Facebook's clients")
+@Suite("Facebook's clients", .timeLimit(.minutes(3)))
 struct FacebookClientTests {
     @Test("the token endpoint answers GET with the parameters in the query, for a code and for a long-lived exchange", arguments: TestEngine.enabled)
     func tokenEndpointByGet(engine: TestEngine) async throws {

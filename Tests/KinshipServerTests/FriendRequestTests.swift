@@ -2,7 +2,7 @@ import Foundation
 @testable import KinshipServer
 import Testing
 
-@Suite("Friend requests")
+@Suite("Friend requests", .timeLimit(.minutes(3)))
 struct FriendRequestTests {
     private func people(_ platform: Platform) async throws -> (UserRecord, UserRecord, UserRecord) {
         (try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: "12345678")),

@@ -6,7 +6,7 @@ import KinshipCore
 import NIOCore
 import Testing
 
-@Suite("Graph API: friends, feed, batch")
+@Suite("Graph API: friends, feed, batch", .timeLimit(.minutes(3)))
 struct GraphFriendsFeedTests {
     private func walk(_ server: LiveServer, token: String, start: String, cursor: String) async throws -> (ids: [String], names: [String], totals: Set<Int>) {
         var ids: [String] = []

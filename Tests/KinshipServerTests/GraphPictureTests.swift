@@ -5,7 +5,7 @@ import KinshipCore
 @testable import KinshipServer
 import Testing
 
-@Suite("Graph API: pictures")
+@Suite("Graph API: pictures", .timeLimit(.minutes(3)))
 struct GraphPictureTests {
     private func pngSize(_ data: Data) -> (Int, Int)? {
         let bytes = [UInt8](data)

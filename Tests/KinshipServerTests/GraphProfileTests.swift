@@ -10,7 +10,7 @@ func graphError(_ json: [String: Any]) -> (code: Int?, subcode: Int?, type: Stri
     return (error?["code"] as? Int, error?["error_subcode"] as? Int, error?["type"] as? String)
 }
 
-@Suite("Graph API: profile and permissions")
+@Suite("Graph API: profile and permissions", .timeLimit(.minutes(3)))
 struct GraphProfileTests {
     private func makeAda(_ server: LiveServer) async throws -> UserRecord {
         try await server.platform.users.create(NewUser(
@@ -144,7 +144,7 @@ struct GraphProfileTests {
     }
 }
 
-@Suite("Graph API: throttling")
+@Suite("Graph API: throttling", .timeLimit(.minutes(3)))
 struct GraphThrottleTests {
     @Test("a person over the per-minute limit gets 429 with code 17", arguments: TestEngine.enabled)
     func throttled(engine: TestEngine) async throws {

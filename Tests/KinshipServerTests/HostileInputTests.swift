@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 
 /// What an attacker found when they tried the platform, each kept from coming back.
-@Suite("Hostile input")
+@Suite("Hostile input", .timeLimit(.minutes(3)))
 struct HostileInputTests {
     @Test("next=/\\t/evil.com and other control characters never leave the site after logging in", arguments: TestEngine.enabled)
     func openRedirect(engine: TestEngine) async throws {
@@ -23,11 +23,13 @@ struct HostileInputTests {
     @Test("a field list of 19,860 names is parsed in linear time, and more than 100 distinct fields are refused")
     func quadraticFields() throws {
         let repeated = Array(repeating: "id", count: 19_860).joined(separator: ",")
-        let started = ContinuousClock.now
-        #expect(try FieldSelection(parsing: repeated, default: []).fields.map(\.name) == ["id"])
         let distinct = (0..<19_860).map { "f\($0)" }.joined(separator: ",")
-        #expect(throws: GraphError.self) { try FieldSelection(parsing: distinct, default: []) }
-        #expect(ContinuousClock.now - started < .seconds(1), "it took 42 s of CPU when each name was checked against every earlier one")
+        let parsed = try measuringThreadCPU {
+            #expect(throws: GraphError.self) { try FieldSelection(parsing: distinct, default: []) }
+            return try FieldSelection(parsing: repeated, default: [])
+        }
+        #expect(parsed.result.fields.map(\.name) == ["id"])
+        #expect(parsed.cpu < .milliseconds(500), "it took 42 s of CPU when each name was checked against every earlier one")
         let hundred = (0..<100).map { "f\($0)" }.joined(separator: ",")
         #expect(try FieldSelection(parsing: hundred, default: []).fields.count == 100)
     }
@@ -146,14 +148,15 @@ struct HostileInputTests {
                 body.append(Data("--b\r\nContent-Disposition: form-data; name=\"x\(index)\"\r\n\r\n1\r\n".utf8))
             }
             body.append(Data("--b--\r\n".utf8))
-            let started = ContinuousClock.now
             let page = try await browser.send("/account/picture", method: .post,
                 headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(bytes: body))
             #expect(page.status == .badRequest)
-            #expect(ContinuousClock.now - started < .seconds(1), "decoding every part took 7 s")
-            #expect(throws: MultipartForm.Failure.tooManyParts(limit: 8)) {
-                try MultipartForm(parsing: ByteBuffer(bytes: body), boundary: boundary, maximumParts: 8)
+            let parse = measuringThreadCPU {
+                #expect(throws: MultipartForm.Failure.tooManyParts(limit: ProfileController.maximumParts)) {
+                    try MultipartForm(parsing: ByteBuffer(bytes: body), boundary: boundary, maximumParts: ProfileController.maximumParts)
+                }
             }
+            #expect(parse.cpu < .milliseconds(100), "decoding every part took 7 s")
         }
     }
 

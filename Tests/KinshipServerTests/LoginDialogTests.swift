@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import Testing
 
-@Suite("Login dialog")
+@Suite("Login dialog", .timeLimit(.minutes(3)))
 struct LoginDialogTests {
     @Test("whole login: form, consent with email unticked, code exchange with PKCE", arguments: TestEngine.enabled)
     func wholeLogin(engine: TestEngine) async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// What someone who copies the database files gets: files only the server's user can read, and
 /// no key of the platform's in them.
-@Suite("Secrets at rest")
+@Suite("Secrets at rest", .timeLimit(.minutes(3)))
 struct SecretsAtRestTests {
     @Test("a new SQLite database and the files beside it are readable by their owner only")
     func fileModes() async throws {

@@ -8,7 +8,7 @@ import NIOCore
 import SQLKit
 import Testing
 
-@Suite("Accounts, apps, friendships and the schema")
+@Suite("Accounts, apps, friendships and the schema", .timeLimit(.minutes(3)))
 struct StorageTests {
     @Test("creating an account derives names, lowercases logins and refuses bad input", arguments: TestEngine.enabled)
     func accounts(engine: TestEngine) async throws {

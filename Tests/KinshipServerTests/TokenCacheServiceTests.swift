@@ -6,7 +6,7 @@ import NIOCore
 import SQLKit
 import Testing
 
-@Suite("Remote token cache service")
+@Suite("Remote token cache service", .timeLimit(.minutes(3)))
 struct TokenCacheServiceTests {
     let key = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg"
     let entry = #"{"tokenString":"kat_secret_token_value","appID":"123"}"#
@@ -60,7 +60,7 @@ struct TokenCacheServiceTests {
     }
 }
 
-@Suite("Remote token cache service: rate limit")
+@Suite("Remote token cache service: rate limit", .timeLimit(.minutes(3)))
 struct TokenCacheRateLimitTests {
     @Test("one address gets 429 after its requests for the minute", arguments: TestEngine.enabled)
     func limited(engine: TestEngine) async throws {

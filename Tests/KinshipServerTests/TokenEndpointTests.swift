@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import Testing
 
-@Suite("Token endpoint")
+@Suite("Token endpoint", .timeLimit(.minutes(3)))
 struct TokenEndpointTests {
     /// Logs Ada in to `app` and returns the code with its verifier.
     private func code(_ server: LiveServer, _ app: TestApp, pkce: PKCEPair? = .make()) async throws -> (String, PKCEPair?) {

@@ -4,11 +4,11 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@Suite("XMPP connection against a real Prosody", .enabled(if: ProsodyTestServer.isWanted), .needsProsody)
+@Suite("XMPP connection against a real Prosody", .enabled(if: ProsodyTestServer.isWanted), .needsProsody, .timeLimit(.minutes(3)))
 struct ConnectionTests {
     @Test("STARTTLS with the trusted certificate, SCRAM, binding: logged in with a full JID")
     func login() async throws {
-        let jid = try ProsodyTestServer.register("ada")
+        let jid = try await ProsodyTestServer.register("ada")
         var configuration = ProsodyTestServer.configuration(jid)
         configuration.resource = "kinship-test"
         let connection = XMPPConnection(configuration: configuration)
@@ -29,14 +29,14 @@ struct ConnectionTests {
 
     @Test("a wrong password is notAuthorized")
     func wrongPassword() async throws {
-        let jid = try ProsodyTestServer.register("grace")
+        let jid = try await ProsodyTestServer.register("grace")
         let connection = XMPPConnection(configuration: ProsodyTestServer.configuration(jid, password: "wrong password"))
         await #expect(throws: XMPPError.notAuthorized) { try await connection.connect() }
     }
 
     @Test("a certificate the client does not trust fails TLS, before any password is sent")
     func untrustedCertificate() async throws {
-        let jid = try ProsodyTestServer.register("alan")
+        let jid = try await ProsodyTestServer.register("alan")
         var configuration = ProsodyTestServer.configuration(jid)
         configuration.trust = .system
         await #expect {
@@ -58,37 +58,37 @@ struct ConnectionTests {
     }
 }
 
-@Suite("SASL mechanisms a server may offer", .enabled(if: ProsodyTestServer.isWanted), .needsProsody)
+@Suite("SASL mechanisms a server may offer", .enabled(if: ProsodyTestServer.isWanted), .needsProsody, .timeLimit(.minutes(3)))
 struct MechanismTests {
     @Test("SCRAM-SHA-1 when the server offers no SCRAM-SHA-256")
     func scramSHA1() async throws {
-        let own = try OwnProsody(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "DIGEST-MD5" }"#)
-        defer { own.remove() }
-        let ada = try own.server.register("ada")
-        let connection = XMPPConnection(configuration: own.server.configuration(ada))
-        #expect(try await connection.connect().bare == ada)
-        await connection.disconnect()
+        try await OwnProsody.with(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "DIGEST-MD5" }"#) { own in
+            let ada = try await own.server.register("ada")
+            let connection = XMPPConnection(configuration: own.server.configuration(ada))
+            #expect(try await connection.connect().bare == ada)
+            await connection.disconnect()
+        }
     }
 
     @Test("PLAIN only when allowed, and then only over TLS")
     func plain() async throws {
-        let own = try OwnProsody(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "SCRAM-SHA-1", "DIGEST-MD5" }"#)
-        defer { own.remove() }
-        let ada = try own.server.register("ada")
-        await #expect(throws: XMPPError.noUsableMechanism(offered: ["PLAIN"])) {
-            try await XMPPConnection(configuration: own.server.configuration(ada)).connect()
+        try await OwnProsody.with(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "SCRAM-SHA-1", "DIGEST-MD5" }"#) { own in
+            let ada = try await own.server.register("ada")
+            await #expect(throws: XMPPError.noUsableMechanism(offered: ["PLAIN"])) {
+                try await XMPPConnection(configuration: own.server.configuration(ada)).connect()
+            }
+            var configuration = own.server.configuration(ada)
+            configuration.allowsPlain = true
+            let connection = XMPPConnection(configuration: configuration)
+            #expect(try await connection.connect().bare == ada)
+            await connection.disconnect()
+            configuration.password = "wrong"
+            await #expect(throws: XMPPError.notAuthorized) { try await XMPPConnection(configuration: configuration).connect() }
         }
-        var configuration = own.server.configuration(ada)
-        configuration.allowsPlain = true
-        let connection = XMPPConnection(configuration: configuration)
-        #expect(try await connection.connect().bare == ada)
-        await connection.disconnect()
-        configuration.password = "wrong"
-        await #expect(throws: XMPPError.notAuthorized) { try await XMPPConnection(configuration: configuration).connect() }
     }
 }
 
-@Suite("XMPP connection failures")
+@Suite("XMPP connection failures", .timeLimit(.minutes(3)))
 struct ConnectionFailureTests {
     @Test("nothing listening is connectionRefused")
     func refused() async throws {

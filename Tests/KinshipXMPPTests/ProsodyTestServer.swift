@@ -22,7 +22,7 @@ struct ProsodyTestServer: Sendable {
     static var port: Int { shared.port }
     static var certificate: String { shared.certificate }
 
-    static func register(_ prefix: String) throws -> JID { try shared.register(prefix) }
+    static func register(_ prefix: String) async throws -> JID { try await shared.register(prefix) }
 
     static func configuration(_ jid: JID, password: String = password, timeout: Duration = .seconds(10)) -> XMPPConfiguration {
         shared.configuration(jid, password: password, timeout: timeout)
@@ -33,16 +33,14 @@ struct ProsodyTestServer: Sendable {
     }
 
     /// Registers a new account with a unique name starting with `prefix`; returns its JID.
-    func register(_ prefix: String) throws -> JID {
+    func register(_ prefix: String) async throws -> JID {
         let domain = Self.domain
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["prosodyctl", "--config", config, "register", name, domain, Self.password]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let jid = JID("\(name)@\(domain)") else {
+        guard try await process.runUntilExit() == 0, let jid = JID("\(name)@\(domain)") else {
             throw ProsodyTestError.registrationFailed(name)
         }
         return jid
@@ -145,32 +143,46 @@ final class OwnProsody: @unchecked Sendable {
     private let extraConfig: String
 
     /// A server with `extraConfig` (Lua lines) in its global section.
-    init(extraConfig: String = "") throws {
+    private init(extraConfig: String) {
         self.extraConfig = extraConfig
-        try start()
+    }
+
+    /// Runs `body` with a server of its own, started with `extraConfig` (Lua lines) in its global
+    /// section, and stopped and removed afterwards, whatever `body` does.
+    static func with<Result>(extraConfig: String = "", _ body: (OwnProsody) async throws -> Result) async throws -> Result {
+        let own = OwnProsody(extraConfig: extraConfig)
+        do {
+            try await own.start()
+            let result = try await body(own)
+            await own.remove()
+            return result
+        } catch {
+            await own.remove()
+            throw error
+        }
     }
 
     /// Starts the server; the script leaves its port, certificate and config in the folder.
-    func start() throws {
-        try Self.run(["start", folder.path], extraConfig: extraConfig)
+    func start() async throws {
+        try await Self.run(["start", folder.path], extraConfig: extraConfig)
         let port = try String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8)
         server = ProsodyTestServer(port: Int(port.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
             certificate: folder.appendingPathComponent("certs/\(ProsodyTestServer.domain).crt").path,
             config: folder.appendingPathComponent("prosody.cfg.lua").path)
     }
 
-    func stop() throws {
-        try Self.run(["stop", folder.path], extraConfig: extraConfig)
+    func stop() async throws {
+        try await Self.run(["stop", folder.path], extraConfig: extraConfig)
     }
 
-    func remove() {
-        try? stop()
+    func remove() async {
+        try? await stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Runs the script without reading its output: the Prosody it leaves running could hold a
     /// pipe open forever.
-    private static func run(_ arguments: [String], extraConfig: String) throws {
+    private static func run(_ arguments: [String], extraConfig: String) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/xmpp/prosody-instance")
         let process = Process()
@@ -178,8 +190,6 @@ final class OwnProsody: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["PROSODY_EXTRA_CONFIG": extraConfig]) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ProsodyTestError.instanceFailed(arguments.joined(separator: " ")) }
+        guard try await process.runUntilExit() == 0 else { throw ProsodyTestError.instanceFailed(arguments.joined(separator: " ")) }
     }
 }

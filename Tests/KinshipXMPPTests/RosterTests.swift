@@ -30,7 +30,7 @@ enum EventLogError: Error {
     case timedOut(String, [XMPPClientEvent])
 }
 
-@Suite("Roster, presence and vCards against a real Prosody", .enabled(if: ProsodyTestServer.isWanted), .needsProsody)
+@Suite("Roster, presence and vCards against a real Prosody", .enabled(if: ProsodyTestServer.isWanted), .needsProsody, .timeLimit(.minutes(3)))
 struct RosterTests {
     private func client(_ jid: JID, store: any RosterStore = MemoryRosterStore()) -> XMPPClient {
         var options = XMPPClient.Options()
@@ -40,7 +40,7 @@ struct RosterTests {
 
     @Test("a seeded roster: friends are both/to/from, pending requests in and out sit in their own section")
     func sectionsAndRequests() async throws {
-        let ada = try ProsodyTestServer.register("ada")
+        let ada = try await ProsodyTestServer.register("ada")
         let domain = ProsodyTestServer.domain
         let jid = { @Sendable (name: String) in JID("\(name)@\(domain)")! }
         try ProsodyTestServer.seedRoster(of: ada, items: [
@@ -77,7 +77,7 @@ struct RosterTests {
 
     @Test("roster versioning: the second login gets an empty result and keeps the stored roster")
     func versioning() async throws {
-        let ada = try ProsodyTestServer.register("ada")
+        let ada = try await ProsodyTestServer.register("ada")
         let friend = JID("grace@\(ProsodyTestServer.domain)")!
         try ProsodyTestServer.seedRoster(of: ada, items: [SeededItem(jid: friend, name: "Grace", subscription: "both")])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-roster-\(UUID().uuidString)")
@@ -99,8 +99,8 @@ struct RosterTests {
 
     @Test("a friend request between two clients: request, accept, both; then remove")
     func requestCycle() async throws {
-        let ada = try ProsodyTestServer.register("ada")
-        let bob = try ProsodyTestServer.register("bob")
+        let ada = try await ProsodyTestServer.register("ada")
+        let bob = try await ProsodyTestServer.register("bob")
         let adaClient = client(ada)
         let bobClient = client(bob)
         let adaLog = EventLog(adaClient)
@@ -135,8 +135,8 @@ struct RosterTests {
 
     @Test("a friend request cycle driven from the other side by slixmpp: request arrives, accept, both, remove, gone")
     func cycleWithSlixmpp() async throws {
-        let ada = try ProsodyTestServer.register("ada")
-        let peerJID = try ProsodyTestServer.register("peer")
+        let ada = try await ProsodyTestServer.register("ada")
+        let peerJID = try await ProsodyTestServer.register("peer")
         let adaClient = client(ada)
         let log = EventLog(adaClient)
         try await adaClient.connect()
@@ -167,9 +167,9 @@ struct RosterTests {
 
     @Test("reject, cancel, pre-approval and auto-accept of known contacts")
     func answers() async throws {
-        let ada = try ProsodyTestServer.register("ada")
-        let bob = try ProsodyTestServer.register("bob")
-        let carol = try ProsodyTestServer.register("carol")
+        let ada = try await ProsodyTestServer.register("ada")
+        let bob = try await ProsodyTestServer.register("bob")
+        let carol = try await ProsodyTestServer.register("carol")
         var autoOptions = XMPPClient.Options()
         autoOptions.autoAcceptKnownContacts = true
         let adaClient = XMPPClient(configuration: ProsodyTestServer.configuration(ada), options: autoOptions)
@@ -217,8 +217,8 @@ struct RosterTests {
 
     @Test("a new photo hash in a contact's presence refetches a cached vCard")
     func photoRefetch() async throws {
-        let ada = try ProsodyTestServer.register("ada")
-        let bob = try ProsodyTestServer.register("bob")
+        let ada = try await ProsodyTestServer.register("ada")
+        let bob = try await ProsodyTestServer.register("bob")
         let adaClient = client(ada)
         let bobClient = client(bob)
         let adaLog = EventLog(adaClient)
@@ -245,35 +245,35 @@ struct RosterTests {
 
     @Test("the server stopped and started again with reconnect on: the list is intact after the re-sync")
     func reconnect() async throws {
-        let own = try OwnProsody()
-        defer { own.remove() }
-        let ada = try own.server.register("ada")
-        let grace = JID("grace@\(ProsodyTestServer.domain)")!
-        try own.server.seedRoster(of: ada, items: [SeededItem(jid: grace, name: "Grace Hopper", subscription: "both")])
-        var options = XMPPClient.Options()
-        options.reconnect = ReconnectPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1), maximumAttempts: 40)
-        let client = XMPPClient(configuration: own.server.configuration(ada), options: options)
-        let log = EventLog(client)
-        try await client.connect()
-        _ = try await log.wait(for: "the first population") { $0 == .rosterPopulationEnded(count: 1, fromCache: false) }
-        let before = await client.roster
+        try await OwnProsody.with { own in
+            let ada = try await own.server.register("ada")
+            let grace = JID("grace@\(ProsodyTestServer.domain)")!
+            try own.server.seedRoster(of: ada, items: [SeededItem(jid: grace, name: "Grace Hopper", subscription: "both")])
+            var options = XMPPClient.Options()
+            options.reconnect = ReconnectPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1), maximumAttempts: 40)
+            let client = XMPPClient(configuration: own.server.configuration(ada), options: options)
+            let log = EventLog(client)
+            try await client.connect()
+            _ = try await log.wait(for: "the first population") { $0 == .rosterPopulationEnded(count: 1, fromCache: false) }
+            let before = await client.roster
 
-        try own.stop()
-        _ = try await log.wait(for: "the drop") { $0 == .disconnected(.disconnected) }
-        #expect(await client.roster == before, "a dropped connection does not wipe the roster")
-        try own.start()
-        _ = try await log.wait(for: "the re-sync") { $0 == .rosterPopulationEnded(count: 1, fromCache: true) }
-        #expect(await client.roster == before)
-        #expect(await client.contactList().contacts.map(\.name) == ["Grace Hopper"])
-        let connections = await log.events.filter { if case .connected = $0 { true } else { false } }
-        #expect(connections.count == 2)
-        await client.disconnect()
+            try await own.stop()
+            _ = try await log.wait(for: "the drop") { $0 == .disconnected(.disconnected) }
+            #expect(await client.roster == before, "a dropped connection does not wipe the roster")
+            try await own.start()
+            _ = try await log.wait(for: "the re-sync") { $0 == .rosterPopulationEnded(count: 1, fromCache: true) }
+            #expect(await client.roster == before)
+            #expect(await client.contactList().contacts.map(\.name) == ["Grace Hopper"])
+            let connections = await log.events.filter { if case .connected = $0 { true } else { false } }
+            #expect(connections.count == 2)
+            await client.disconnect()
+        }
     }
 
     @Test("a vCard is fetched once for several concurrent asks, and updates are read back")
     func vCards() async throws {
-        let ada = try ProsodyTestServer.register("ada")
-        let bob = try ProsodyTestServer.register("bob")
+        let ada = try await ProsodyTestServer.register("ada")
+        let bob = try await ProsodyTestServer.register("bob")
         let bobClient = client(bob)
         try await bobClient.connect()
         let card = VCard(fullName: "Bob Builder", nickname: "bob", givenName: "Bob", familyName: "Builder",

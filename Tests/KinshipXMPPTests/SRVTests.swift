@@ -20,7 +20,7 @@ extension Array where Element == UInt8 {
     }
 }
 
-@Suite("DNS SRV")
+@Suite("DNS SRV", .timeLimit(.minutes(3)))
 struct SRVTests {
     @Test("a recorded answer with a compressed name reads back as its record; the query is well formed")
     func parsing() throws {
@@ -77,7 +77,7 @@ struct SRVTests {
         let server = SRVResolver.Server(host: "127.0.0.1", port: Int(ProcessInfo.processInfo.environment["KINSHIP_TEST_DNS_PORT"] ?? "") ?? 53)
         #expect(try await SRVResolver(server: server).lookup("_xmpp-client._tcp.\(ProsodyTestServer.domain)")
             == [SRVRecord(priority: 0, weight: 5, port: UInt16(ProsodyTestServer.port), target: "localhost")])
-        let ada = try ProsodyTestServer.register("ada")
+        let ada = try await ProsodyTestServer.register("ada")
         var configuration = ProsodyTestServer.configuration(ada)
         configuration.host = nil
         configuration.usesSRV = true

@@ -50,8 +50,11 @@ public struct CallbackOutbox: Sendable {
 
     /// Claims up to `limit` callbacks that are due, for `worker`, for `lease` seconds; each claim
     /// counts as an attempt.
+    /// An idle outbox costs a read: the writer (SQLite's one connection for writes) is only taken
+    /// when something is due.
     func claim(worker: String, limit: Int, lease: Int) async throws -> [CallbackDelivery] {
         let now = clock.now
+        guard try await hasDue(now: now) else { return [] }
         return try await database.write { sql in
             try await sql.raw(
                 """
@@ -65,6 +68,21 @@ public struct CallbackOutbox: Sendable {
                 RETURNING *
                 """
             ).all(decoding: CallbackDelivery.self, with: .snakeCase)
+        }
+    }
+
+    /// Whether any callback waits for an attempt at `now` (claimed ones included: a lease that ran
+    /// out makes its callback due again).
+    private func hasDue(now: Int) async throws -> Bool {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT 1 AS due FROM callback_deliveries
+                WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(bind: now)
+                    AND (claimed_until IS NULL OR claimed_until <= \(bind: now))
+                LIMIT 1
+                """
+            ).first() != nil
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// App callbacks (deauthorize, data deletion) through the outbox, against a small HTTP server the
 /// test runs as the app's server.
-@Suite("App callbacks", .timeLimit(.minutes(2)))
+@Suite("App callbacks", .timeLimit(.minutes(3)))
 struct CallbackDeliveryTests {
     /// Looks at the outbox often, and gives up on an app's server soon (a refused connection is
     /// retried by the HTTP client until then).

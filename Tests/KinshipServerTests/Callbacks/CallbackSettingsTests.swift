@@ -4,7 +4,7 @@ import KinshipCore
 import SQLKit
 import Testing
 
-@Suite("App callback settings")
+@Suite("App callback settings", .timeLimit(.minutes(3)))
 struct CallbackSettingsTests {
     @Test("callback URLs must be https or loopback http, absolute, without credentials or fragment", arguments: [
         "http://app.example.com/deauthorize", "ftp://127.0.0.1/x", "/deauthorize", "https://user:pw@app.example.com/x",

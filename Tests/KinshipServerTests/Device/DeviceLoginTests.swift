@@ -4,7 +4,7 @@ import KinshipCore
 import KinshipServer
 import Testing
 
-@Suite("Device login (RFC 8628)")
+@Suite("Device login (RFC 8628)", .timeLimit(.minutes(3)))
 struct DeviceLoginTests {
     @Test("start, pending, slow_down, the person logs in on /device and unticks email, the device gets its tokens once",
         arguments: TestEngine.enabled)

@@ -8,7 +8,7 @@ import KinshipServer
 import NIOCore
 import Testing
 
-@Suite("OpenID Connect provider")
+@Suite("OpenID Connect provider", .timeLimit(.minutes(3)))
 struct OpenIDProviderTests {
     @Test("discovery names every endpoint and what is supported; the issuer is the same in both documents", arguments: TestEngine.enabled)
     func discovery(engine: TestEngine) async throws {

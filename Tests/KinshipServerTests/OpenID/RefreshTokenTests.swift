@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import Testing
 
-@Suite("Refresh tokens")
+@Suite("Refresh tokens", .timeLimit(.minutes(3)))
 struct RefreshTokenTests {
     @Test("public apps always get a refresh token, confidential ones with offline_access", arguments: TestEngine.enabled)
     func whoGetsOne(engine: TestEngine) async throws {

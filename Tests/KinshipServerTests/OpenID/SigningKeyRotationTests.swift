@@ -4,7 +4,7 @@ import KinshipServer
 import Logging
 import Testing
 
-@Suite("id_token signing keys")
+@Suite("id_token signing keys", .timeLimit(.minutes(3)))
 struct SigningKeyRotationTests {
     @Test("a rotated key is published first, signs from its activation, and the old one stays published until its id_tokens expire",
         arguments: TestEngine.enabled)

@@ -6,7 +6,7 @@ import KinshipServer
 import NIOCore
 import Testing
 
-@Suite("UserInfo endpoint")
+@Suite("UserInfo endpoint", .timeLimit(.minutes(3)))
 struct UserInfoTests {
     @Test("GET and POST /userinfo give the claims the token's permissions allow", arguments: TestEngine.enabled)
     func claims(engine: TestEngine) async throws {

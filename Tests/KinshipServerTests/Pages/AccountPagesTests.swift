@@ -6,7 +6,7 @@ import KinshipServer
 import NIOCore
 import Testing
 
-@Suite("Account pages")
+@Suite("Account pages", .timeLimit(.minutes(3)))
 struct AccountPagesTests {
     @Test("sign up: CSRF, password rules, mismatched passwords, a taken email, then logged in", arguments: TestEngine.enabled)
     func signUp(engine: TestEngine) async throws {

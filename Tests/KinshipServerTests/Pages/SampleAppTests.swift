@@ -7,7 +7,7 @@ import KinshipCore
 import NIOCore
 import Testing
 
-@Suite("Sample app")
+@Suite("Sample app", .timeLimit(.minutes(3)))
 struct SampleAppTests {
     @Test("logged out, then a login without email: 'Email not shared', re-ask with rerequest, friends JSON with pinyin search",
         arguments: TestEngine.enabled)

@@ -4,7 +4,7 @@ import KinshipKit
 import KinshipServer
 import Testing
 
-@Suite("KinshipKit verifies id_tokens (AuthenticationToken)")
+@Suite("KinshipKit verifies id_tokens (AuthenticationToken)", .timeLimit(.minutes(3)))
 struct SDKAuthenticationTokenTests {
     @Test("an openid login returns an AuthenticationToken verified against the JWKS, with the claims granted")
     func openIDLogin() async throws {

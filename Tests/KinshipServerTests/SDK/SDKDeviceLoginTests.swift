@@ -4,7 +4,7 @@ import KinshipKit
 import KinshipServer
 import Testing
 
-@Suite("KinshipKit device login against a live server")
+@Suite("KinshipKit device login against a live server", .timeLimit(.minutes(3)))
 struct SDKDeviceLoginTests {
     @Test("the code is shown, the person approves on /device from another browser, the session opens with the token")
     func approved() async throws {

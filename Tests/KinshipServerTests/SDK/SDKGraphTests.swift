@@ -33,7 +33,7 @@ final class FlakyTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-@Suite("KinshipKit Graph client against a live server")
+@Suite("KinshipKit Graph client against a live server", .timeLimit(.minutes(3)))
 struct SDKGraphTests {
     @Test("typed requests, paging over every friend as an AsyncSequence, and a batch with one failing part")
     func typedRequests() async throws {

@@ -5,7 +5,7 @@ import KinshipLoopback
 import KinshipServer
 import Testing
 
-@Suite("KinshipKit logins against a live server")
+@Suite("KinshipKit logins against a live server", .timeLimit(.minutes(3)))
 struct SDKLoginTests {
     /// A client whose presenter is the app's custom scheme: dialogs it is asked to show arrive on
     /// the returned stream, and the test hands redirects back as the app would.

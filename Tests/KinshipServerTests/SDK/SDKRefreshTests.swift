@@ -5,7 +5,7 @@ import KinshipServer
 import SQLKit
 import Testing
 
-@Suite("KinshipKit keeps a person logged in with refresh tokens")
+@Suite("KinshipKit keeps a person logged in with refresh tokens", .timeLimit(.minutes(3)))
 struct SDKRefreshTests {
     @Test("a session whose tokens expire keeps working through Graph calls by refreshing, and reaches openTokenExtended",
         arguments: TestEngine.enabled)
