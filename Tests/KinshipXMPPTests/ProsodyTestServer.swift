@@ -36,11 +36,8 @@ struct ProsodyTestServer: Sendable {
     func register(_ prefix: String) async throws -> JID {
         let domain = Self.domain
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["prosodyctl", "--config", config, "register", name, domain, Self.password]
-        process.standardOutput = FileHandle.nullDevice
-        guard try await process.runUntilExit() == 0, let jid = JID("\(name)@\(domain)") else {
+        let prosodyctl = try ChildProcess.spawn(["prosodyctl", "--config", config, "register", name, domain, Self.password])
+        guard await prosodyctl.exitCode() == 0, let jid = JID("\(name)@\(domain)") else {
             throw ProsodyTestError.registrationFailed(name)
         }
         return jid
@@ -185,11 +182,9 @@ final class OwnProsody: @unchecked Sendable {
     private static func run(_ arguments: [String], extraConfig: String) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/xmpp/prosody-instance")
-        let process = Process()
-        process.executableURL = script
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["PROSODY_EXTRA_CONFIG": extraConfig]) { _, new in new }
-        process.standardOutput = FileHandle.nullDevice
-        guard try await process.runUntilExit() == 0 else { throw ProsodyTestError.instanceFailed(arguments.joined(separator: " ")) }
+        let instance = try ChildProcess.spawn(
+            [script.path] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["PROSODY_EXTRA_CONFIG": extraConfig]) { _, new in new })
+        guard await instance.exitCode() == 0 else { throw ProsodyTestError.instanceFailed(arguments.joined(separator: " ")) }
     }
 }

@@ -5,7 +5,7 @@ import KinshipXMPP
 /// answering nothing by itself. Commands go to its standard input; its reports are collected.
 final class SlixmppPeer: @unchecked Sendable {
     let jid: JID
-    private let process = Process()
+    private let child: ChildProcess
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
@@ -15,17 +15,17 @@ final class SlixmppPeer: @unchecked Sendable {
         self.jid = jid
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/xmpp/slixmpp_peer.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--jid", jid.description, "--password", ProsodyTestServer.password,
-            "--port", String(ProsodyTestServer.port), "--cafile", ProsodyTestServer.certificate]
-        process.standardInput = input
-        process.standardOutput = output
+        child = try ChildProcess.spawn(
+            ["python3", script.path, "--jid", jid.description, "--password", ProsodyTestServer.password,
+                "--port", String(ProsodyTestServer.port), "--cafile", ProsodyTestServer.certificate],
+            input: input.fileHandleForReading.fileDescriptor, output: output.fileHandleForWriting.fileDescriptor)
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
             self.lock.withLock { self.received += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
     }
 
     /// Every line reported so far.
@@ -44,10 +44,11 @@ final class SlixmppPeer: @unchecked Sendable {
         throw SlixmppPeerError.timedOut(waitingFor: line, got: lines)
     }
 
+    /// Asks slixmpp to log out and quit; the process is reaped when it has.
     func stop() {
         send("quit")
-        process.waitUntilExit()
         output.fileHandleForReading.readabilityHandler = nil
+        child.reapWhenDone()
     }
 }
 
