@@ -80,8 +80,3 @@ public final class Database: Sendable {
         }
     }
 }
-
-extension SQLRowDecoder {
-    /// Column names in snake_case map to Swift properties in camelCase.
-    static let snakeCase = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
-}
