@@ -48,7 +48,8 @@ struct ChildProcess: Sendable {
     }
 
     /// Waits for the child to exit on a thread of its own — never one of the few threads every
-    /// test shares — and returns its exit code (128 + the signal when a signal ended it).
+    /// test shares — and returns its exit code (128 + the signal when a signal ended it; -1 when
+    /// it cannot be waited for, so a lost child never reads as a success).
     func exitCode() async -> Int32 {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: waitForExit()) }
@@ -62,7 +63,9 @@ struct ChildProcess: Sendable {
 
     private func waitForExit() -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { return -1 }
+        }
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
