@@ -50,6 +50,7 @@ public struct CallbackOutbox: Sendable {
 
     /// Claims up to `limit` callbacks that are due, for `worker`, for `lease` seconds; each claim
     /// counts as an attempt.
+    ///
     /// An idle outbox costs a read: the writer (SQLite's one connection for writes) is only taken
     /// when something is due.
     func claim(worker: String, limit: Int, lease: Int) async throws -> [CallbackDelivery] {
