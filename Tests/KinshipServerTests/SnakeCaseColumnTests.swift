@@ -31,6 +31,29 @@ struct SnakeCaseColumnTests {
         _ = try SQLRowDecoder.snakeCase.decode(Shapes.self, from: ours)
         #expect(ours.asked == sqlKit.asked + sqlKit.asked, "the second decoding, from memory, asks for the same columns")
     }
+
+    @Test("decodings on many tasks at once, while the names are first remembered, all ask for SQLKit's columns")
+    func concurrentFirstUse() async throws {
+        struct Fresh: Decodable {
+            var concurrentUserId: String
+            var concurrentStatusURL: String
+            var concurrentSha256Hash: String
+        }
+        let expected = RecordingRow()
+        _ = try SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase).decode(Fresh.self, from: expected)
+        let asked = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    let row = RecordingRow()
+                    _ = try SQLRowDecoder.snakeCase.decode(Fresh.self, from: row)
+                    return row.asked
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(asked.count == 64)
+        #expect(asked.allSatisfy { $0 == expected.asked })
+    }
 }
 
 /// A row that has every column, each holding its own name (those starting with `refresh` are

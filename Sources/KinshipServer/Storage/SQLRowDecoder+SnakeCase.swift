@@ -29,10 +29,12 @@ struct SnakeCaseColumn: CodingKey {
     /// The column name of a property: `userId` → `user_id`, `statusURL` → `status_uRL` (SQLKit's
     /// rule, kept so that every model reads the columns it read before).
     static func name(of property: String) -> String {
-        if let name = known.withLockedValue({ $0[property] }) { return name }
-        let name = converted(property)
-        known.withLockedValue { $0[property] = name }
-        return name
+        known.withLockedValue { known in
+            if let name = known[property] { return name }
+            let name = converted(property)
+            known[property] = name
+            return name
+        }
     }
 
     /// SQLKit's `convertedToSnakeCase`: words start at each uppercase letter (a run of capitals is
