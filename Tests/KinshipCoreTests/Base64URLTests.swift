@@ -15,4 +15,16 @@ struct Base64URLTests {
         #expect(!Base64URL.isWellFormed("abc+/XYZ09", length: 10...10))
         #expect(!Base64URL.isWellFormed("abc", length: 4...8))
     }
+
+    @Test("is standard base64 in the URL alphabet without padding, at every length")
+    func matchesStandardBase64() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...64 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let standard = Data(bytes).base64EncodedString()
+            let expected = String(standard.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }.filter { $0 != "=" })
+            #expect(Base64URL.encode(bytes) == expected, "\(length) bytes")
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == Data(bytes))
+        }
+    }
 }
