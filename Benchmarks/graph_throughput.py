@@ -27,8 +27,12 @@ from bench_support import alternate, release_binary  # noqa: E402
 def ensure_wrk():
     if shutil.which("wrk"):
         return
+    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     print("==> apt-get install wrk", flush=True)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    if subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], env=environment).returncode != 0:
+        print("==> apt-get update (a fresh machine has no package lists yet), then install wrk again", flush=True)
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=environment)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, env=environment)
 
 
 def cpu_seconds(pid):
