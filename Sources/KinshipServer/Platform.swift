@@ -18,6 +18,7 @@ public struct Platform: Sendable {
     let deviceCodes: DeviceCodeStore
     let tokens: TokenStore
     let refreshTokens: RefreshTokenStore
+    let redemptions: RedemptionStore
     let browserSessions: BrowserSessionStore
     let rateLimits: RateLimitStore
     /// For SQLite: the counter that lets processes cache token checks safely. PostgreSQL
@@ -66,6 +67,7 @@ public struct Platform: Sendable {
         self.deviceCodes = DeviceCodeStore(database: database, clock: clock)
         self.tokens = TokenStore(database: database, clock: clock, generation: grantGeneration)
         self.refreshTokens = RefreshTokenStore(database: database, clock: clock, generation: grantGeneration)
+        self.redemptions = RedemptionStore(database: database, clock: clock)
         self.browserSessions = BrowserSessionStore(database: database, clock: clock)
         self.rateLimits = RateLimitStore(database: database, clock: clock)
     }

@@ -38,17 +38,18 @@ extension TokenController {
         case .approved, .used:
             break
         }
-        guard try await platform.deviceCodes.redeem(record) else {
+        let login = CodeLogin(requested: record.requested, nonce: nil, authTime: record.authTime)
+        let gone = OAuthFailure(.invalidGrant, "The person removed the app, or their account, after approving the device.")
+        guard let authorizationID = record.authorizationId else { throw gone }
+        switch try await redeem(.deviceCode(hash: record.deviceCodeHash), authorizationID: authorizationID, login: login, client: client) {
+        case .redeemed(let redeemed):
+            context.logger.info(
+                "Device login redeemed", metadata: ["user.id": "\(redeemed.authorization.userID)", "app.id": "\(client.app.id)"])
+            return try await tokenResponse(for: redeemed, login: login, context)
+        case .alreadySpent:
             throw OAuthFailure(.invalidGrant, "The device code was already used; start a new device login.")
+        case .loginGone:
+            throw gone
         }
-        guard let authorizationID = record.authorizationId,
-            let authorization = try await platform.authorizations.find(id: authorizationID), authorization.revokedAt == nil
-        else {
-            throw OAuthFailure(.invalidGrant, "The person removed the app after approving the device.")
-        }
-        context.logger.info("Device login redeemed", metadata: ["user.id": "\(authorization.userID)", "app.id": "\(client.app.id)"])
-        return try await issueTokens(
-            for: authorization, login: CodeLogin(requested: record.requested, nonce: nil, authTime: record.authTime),
-            grantHash: record.deviceCodeHash, client: client, context)
     }
 }

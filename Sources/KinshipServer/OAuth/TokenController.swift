@@ -93,16 +93,15 @@ struct TokenController: Sendable {
         case (nil, nil):
             break
         }
-        guard try await platform.codes.consume(codeHash: record.codeHash) else {
+        let login = CodeLogin(requested: record.requested, nonce: record.nonce, authTime: record.authTime)
+        switch try await redeem(.code(hash: record.codeHash), authorizationID: record.authorizationId, login: login, client: client) {
+        case .redeemed(let redeemed):
+            return try await tokenResponse(for: redeemed, login: login, context)
+        case .alreadySpent:
             try await refuseReplay(record, context)
+        case .loginGone:
+            throw OAuthFailure(.invalidGrant, "The person removed the app, or their account, after this code was issued.")
         }
-        guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
-        else {
-            throw OAuthFailure(.invalidGrant, "The person removed the app after this code was issued.")
-        }
-        return try await issueTokens(
-            for: authorization, login: CodeLogin(requested: record.requested, nonce: record.nonce, authTime: record.authTime),
-            grantHash: record.codeHash, client: client, context)
     }
 
     /// How long the tokens of a login that refreshes live.

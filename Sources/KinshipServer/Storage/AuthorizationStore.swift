@@ -34,13 +34,16 @@ struct AuthorizationStore: Sendable {
 
     /// The login with this id, revoked or not.
     func find(id: String) async throws -> Authorization? {
-        try await database.read { sql in
-            guard
-                let row = try await sql.raw("SELECT * FROM authorizations WHERE id = \(bind: id)")
-                    .first(decoding: AuthorizationRow.self, with: .snakeCase)
-            else { return nil }
-            return try await Self.load(row, sql)
-        }
+        try await database.read { sql in try await Self.find(id: id, in: sql) }
+    }
+
+    /// The login with this id, revoked or not, as the caller's transaction sees it.
+    static func find(id: String, in sql: any SQLDatabase) async throws -> Authorization? {
+        guard
+            let row = try await sql.raw("SELECT * FROM authorizations WHERE id = \(bind: id)")
+                .first(decoding: AuthorizationRow.self, with: .snakeCase)
+        else { return nil }
+        return try await load(row, sql)
     }
 
     /// Records what the person chose on the consent page: creates their login to the app if they

@@ -66,14 +66,11 @@ struct CodeStore: Sendable {
         }
     }
 
-    /// Marks a code used. Returns `false` when another request used it first: only one exchange of
-    /// a code can ever succeed, even with several server processes.
-    func consume(codeHash: String) async throws -> Bool {
-        let now = clock.now
-        return try await database.write { sql in
-            try await sql.raw(
-                "UPDATE authorization_codes SET used_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND used_at IS NULL RETURNING code_hash"
-            ).first() != nil
-        }
+    /// Marks a code used, in the caller's write transaction. Returns `false` when another request
+    /// used it first: only one exchange of a code can ever succeed, even with several server processes.
+    static func spend(codeHash: String, now: Int, in sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            "UPDATE authorization_codes SET used_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND used_at IS NULL RETURNING code_hash"
+        ).first() != nil
     }
 }

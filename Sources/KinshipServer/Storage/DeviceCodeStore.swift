@@ -136,25 +136,25 @@ struct DeviceCodeStore: Sendable {
 
     /// The person said no. `false` when the code was no longer pending.
     func deny(_ record: DeviceCodeRecord) async throws -> Bool {
-        try await move(record, from: .pending, to: .denied)
+        try await database.write { sql in try await Self.move(record.deviceCodeHash, from: .pending, to: .denied, in: sql) }
     }
 
-    /// Spends an approved code. `false` when another poll spent it first.
-    func redeem(_ record: DeviceCodeRecord) async throws -> Bool {
-        try await move(record, from: .approved, to: .used)
+    /// Spends an approved code, in the caller's write transaction. `false` when another poll spent it first.
+    static func spend(deviceCodeHash: String, in sql: any SQLDatabase) async throws -> Bool {
+        try await move(deviceCodeHash, from: .approved, to: .used, in: sql)
     }
 
     /// Moves a code from `from` to `to`; `false` when it was no longer in `from`.
-    private func move(_ record: DeviceCodeRecord, from: DeviceCodeRecord.Status, to: DeviceCodeRecord.Status) async throws -> Bool {
-        try await database.write { sql in
-            try await sql.raw(
-                """
-                UPDATE device_codes SET status = \(bind: to.rawValue)
-                WHERE device_code_hash = \(bind: record.deviceCodeHash) AND status = \(bind: from.rawValue)
-                RETURNING device_code_hash
-                """
-            ).first() != nil
-        }
+    private static func move(
+        _ deviceCodeHash: String, from: DeviceCodeRecord.Status, to: DeviceCodeRecord.Status, in sql: any SQLDatabase
+    ) async throws -> Bool {
+        try await sql.raw(
+            """
+            UPDATE device_codes SET status = \(bind: to.rawValue)
+            WHERE device_code_hash = \(bind: deviceCodeHash) AND status = \(bind: from.rawValue)
+            RETURNING device_code_hash
+            """
+        ).first() != nil
     }
 }
 

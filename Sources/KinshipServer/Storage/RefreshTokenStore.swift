@@ -50,13 +50,12 @@ struct RefreshTokenStore: Sendable {
         let refreshToken: Int
     }
 
-    /// Starts a family for a login: its first access token (from the code `codeHash`) and refresh
-    /// token, in one transaction.
-    func start(_ login: Login, codeHash: String, lifetimes: Lifetimes) async throws -> TokenPair {
-        let now = clock.now
-        return try await database.write { sql in
-            try await Self.insertPair(family: Secrets.generate(byteCount: 16), login, codeHash: codeHash, lifetimes, now: now, sql)
-        }
+    /// Starts a family for a login, in the caller's write transaction: its first access token
+    /// (from the code `codeHash`) and refresh token.
+    static func startFamily(_ login: Login, codeHash: String, lifetimes: Lifetimes, now: Int, in sql: any SQLDatabase) async throws
+        -> TokenPair
+    {
+        try await insertPair(family: Secrets.generate(byteCount: 16), login, codeHash: codeHash, lifetimes, now: now, sql)
     }
 
     /// The next pair of `record`'s family. With `spending`, `record` is marked rotated in the same

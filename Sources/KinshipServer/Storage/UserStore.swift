@@ -45,9 +45,12 @@ public struct UserStore: Sendable {
 
     /// The account with this id.
     public func find(id: String) async throws -> UserRecord? {
-        try await database.read { sql in
-            try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first(decoding: UserRecord.self)
-        }
+        try await database.read { sql in try await Self.find(id: id, in: sql) }
+    }
+
+    /// The account with this id, as the caller's transaction sees it.
+    static func find(id: String, in sql: any SQLDatabase) async throws -> UserRecord? {
+        try await sql.raw("SELECT * FROM users WHERE id = \(bind: id)").first(decoding: UserRecord.self)
     }
 
     /// The account a person means by what they typed at the login form: an email or a username.

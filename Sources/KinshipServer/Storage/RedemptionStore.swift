@@ -1,0 +1,86 @@
+import KinshipCore
+import SQLKit
+
+/// What a finished login leaves for the app to exchange once: an authorization code or an approved
+/// device code, by the hash the database keeps.
+enum OneTimeGrant: Sendable {
+    case code(hash: String)
+    case deviceCode(hash: String)
+
+    /// The hash the tokens it earns remember, so a replayed code can revoke them.
+    var hash: String {
+        switch self {
+        case .code(let hash), .deviceCode(let hash): hash
+        }
+    }
+}
+
+/// Exchanges one-time grants for tokens, each in one write transaction: the grant is spent, the
+/// login it belongs to is read, and the tokens it earns are stored together. So a grant is spent
+/// exactly when its tokens exist (a failure half-way leaves both as they were), the login cannot be
+/// revoked between its check and its tokens, and an exchange takes one turn at the writer.
+struct RedemptionStore: Sendable {
+    let database: Database
+    let clock: any WallClock
+
+    /// An exchange: the grant, the login it was issued for, and what the tokens come with.
+    struct Request: Sendable {
+        let grant: OneTimeGrant
+        let authorizationID: String
+        let login: CodeLogin
+        /// Whether a refresh token comes with the access token (public apps, `offline_access`).
+        let refreshes: Bool
+        /// Whether the person's record is read, for an id_token.
+        let readsPerson: Bool
+        let lifetimes: RefreshTokenStore.Lifetimes
+    }
+
+    /// The tokens a spent grant earned (shown once: the database keeps their hashes).
+    struct Redeemed: Sendable {
+        let authorization: Authorization
+        let accessToken: String
+        let refreshToken: String?
+        /// The person, when the request asked for their record.
+        let person: UserRecord?
+    }
+
+    /// How an exchange ended.
+    enum Outcome: Sendable {
+        case redeemed(Redeemed)
+        /// Another exchange spent the grant first; nothing was stored.
+        case alreadySpent
+        /// The person removed the app, or their account, after the grant was issued. The grant is
+        /// spent; no token was stored.
+        case loginGone
+    }
+
+    /// Spends the grant and stores its tokens, or answers why not.
+    func redeem(_ request: Request) async throws -> Outcome {
+        let now = clock.now
+        return try await database.write { sql in
+            let spent =
+                switch request.grant {
+                case .code(let hash): try await CodeStore.spend(codeHash: hash, now: now, in: sql)
+                case .deviceCode(let hash): try await DeviceCodeStore.spend(deviceCodeHash: hash, in: sql)
+                }
+            guard spent else { return .alreadySpent }
+            guard let authorization = try await AuthorizationStore.find(id: request.authorizationID, in: sql), authorization.revokedAt == nil
+            else { return .loginGone }
+            var person: UserRecord?
+            if request.readsPerson {
+                guard let user = try await UserStore.find(id: authorization.userID, in: sql) else { return .loginGone }
+                person = user
+            }
+            if request.refreshes {
+                let pair = try await RefreshTokenStore.startFamily(
+                    .init(authorization: authorization, requestedScope: request.login.requested, authTime: request.login.authTime),
+                    codeHash: request.grant.hash, lifetimes: request.lifetimes, now: now, in: sql)
+                return .redeemed(.init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person))
+            }
+            let (accessToken, record) = AccessTokenRecord.make(
+                for: authorization, lifetime: .short, seconds: request.lifetimes.accessToken, codeHash: request.grant.hash, now: now)
+            try await record.insert(into: sql, refreshFamily: nil)
+            return .redeemed(.init(authorization: authorization, accessToken: accessToken, refreshToken: nil, person: person))
+        }
+    }
+}

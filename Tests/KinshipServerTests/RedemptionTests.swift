@@ -1,0 +1,101 @@
+import Foundation
+import KinshipCore
+@testable import KinshipServer
+import SQLKit
+import Testing
+
+/// A code or device code is spent in the same transaction that stores its tokens: spent exactly
+/// when they exist, whatever happens around it.
+@Suite("Redeeming a one-time grant", .timeLimit(.minutes(3)))
+struct RedemptionTests {
+    private static let redirectURI = "http://127.0.0.1/callback"
+
+    /// Ada's login to a public app and a code it issued, asking for an id_token.
+    private static func issueCode(_ platform: Platform) async throws -> (grant: OneTimeGrant, request: RedemptionStore.Request) {
+        let ada = try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: "12345678"))
+        let (app, _) = try await platform.apps.create(name: "Native", redirectURIs: [redirectURI], isConfidential: false)
+        let authorization = try await platform.authorizations.recordConsent(
+            userID: ada.id, appID: app.id, granted: [.publicProfile, .email], declined: [])
+        let login = CodeLogin(requested: [.openID, .publicProfile, .email], nonce: "n-0S6", authTime: platform.clock.now)
+        let code = try await platform.codes.issue(
+            authorization: authorization, redirectURI: redirectURI, codeChallenge: nil, login: login, lifetime: 600)
+        let grant = OneTimeGrant.code(hash: Secrets.hash(code))
+        let request = RedemptionStore.Request(
+            grant: grant, authorizationID: authorization.id, login: login, refreshes: true, readsPerson: true,
+            lifetimes: .init(accessToken: 3_600, refreshToken: 90 * 86_400))
+        return (grant, request)
+    }
+
+    /// How many access and refresh tokens the grant's exchange stored, and whether the code is spent.
+    private static func stored(_ grant: OneTimeGrant, _ platform: Platform) async throws -> (access: Int, refresh: Int, spent: Bool) {
+        try await platform.database.read { sql in
+            let access = try await sql.raw("SELECT COUNT(*) AS n FROM access_tokens WHERE code_hash = \(bind: grant.hash)")
+                .first(decodingColumn: "n", as: Int.self) ?? 0
+            let refresh = try await sql.raw(
+                """
+                SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id IN
+                    (SELECT refresh_family_id FROM access_tokens WHERE code_hash = \(bind: grant.hash))
+                """
+            ).first(decodingColumn: "n", as: Int.self) ?? 0
+            let usedAt = try await sql.raw("SELECT used_at FROM authorization_codes WHERE code_hash = \(bind: grant.hash)")
+                .first(decodingColumn: "used_at", as: Int?.self) ?? nil
+            return (access, refresh, usedAt != nil)
+        }
+    }
+
+    @Test("one code redeemed by 16 exchanges at once: one gets its tokens, every other is told it was spent",
+        arguments: TestEngine.enabled)
+    func concurrentRedemptions(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let (grant, request) = try await Self.issueCode(platform)
+            let outcomes = try await withThrowingTaskGroup(of: RedemptionStore.Outcome.self) { group in
+                for _ in 0..<16 { group.addTask { try await platform.redemptions.redeem(request) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let redeemed = outcomes.compactMap { if case .redeemed(let tokens) = $0 { tokens } else { nil } }
+            #expect(redeemed.count == 1)
+            #expect(outcomes.filter { if case .alreadySpent = $0 { true } else { false } }.count == 15)
+            let tokens = try #require(redeemed.first)
+            #expect(tokens.accessToken.hasPrefix("kat_"))
+            #expect(tokens.refreshToken?.hasPrefix("krt_") == true)
+            #expect(tokens.person?.email == "ada@example.com", "the person is read for the id_token")
+            let counts = try await Self.stored(grant, platform)
+            #expect(counts.access == 1 && counts.refresh == 1 && counts.spent)
+        }
+    }
+
+    @Test("a login removed before its code is exchanged: the code is spent and no token is stored", arguments: TestEngine.enabled)
+    func removedLogin(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let (grant, request) = try await Self.issueCode(platform)
+            try await platform.authorizations.revokeAll(request.authorizationID, notifyingApp: false)
+            guard case .loginGone = try await platform.redemptions.redeem(request) else {
+                Issue.record("a removed login still earned tokens")
+                return
+            }
+            let counts = try await Self.stored(grant, platform)
+            #expect(counts.access == 0 && counts.refresh == 0)
+            #expect(counts.spent, "the code cannot be tried again")
+        }
+    }
+
+    @Test("a failure while the tokens are stored leaves the code unspent, and a retry gets them", arguments: TestEngine.enabled)
+    func failureHalfWay(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let (grant, request) = try await Self.issueCode(platform)
+            try await platform.database.write { sql in try await sql.raw("ALTER TABLE refresh_tokens RENAME TO refresh_tokens_away").run() }
+            await #expect(throws: (any Error).self) { try await platform.redemptions.redeem(request) }
+            try await platform.database.write { sql in try await sql.raw("ALTER TABLE refresh_tokens_away RENAME TO refresh_tokens").run() }
+            let afterFailure = try await Self.stored(grant, platform)
+            #expect(afterFailure.access == 0 && afterFailure.refresh == 0, "the access token written before the failure was rolled back")
+            #expect(!afterFailure.spent, "the code was not spent without its tokens")
+
+            guard case .redeemed = try await platform.redemptions.redeem(request) else {
+                Issue.record("the retry did not redeem the code")
+                return
+            }
+            let afterRetry = try await Self.stored(grant, platform)
+            #expect(afterRetry.access == 1 && afterRetry.refresh == 1 && afterRetry.spent)
+        }
+    }
+}
