@@ -2,16 +2,21 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the HTTP application `kinship serve` runs: every route, the middleware around them, and
 /// the services they share.
 public enum KinshipApplication {
     /// The application, ready to run on `configuration.host:configuration.port`.
     ///
-    /// - Parameter builtInApps: apps the deployment serves from this process (the sample app),
-    ///   registered and mounted at start; see ``BuiltInApp``.
+    /// - Parameters:
+    ///   - builtInApps: apps the deployment serves from this process (the sample app),
+    ///     registered and mounted at start; see ``BuiltInApp``.
+    ///   - metrics: where the server counts what it does; served to Prometheus when
+    ///     ``ServerConfiguration/metrics`` names a listener.
     public static func make(
-        platform: Platform, configuration: ServerConfiguration, builtInApps: [BuiltInApp] = [], logger: Logger
+        platform: Platform, configuration: ServerConfiguration, builtInApps: [BuiltInApp] = [], metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger
     ) async throws -> some ApplicationProtocol {
         let pages = try await PageRenderer.load()
         let csrf = CSRFProtection(key: configuration.secret.key(for: "csrf"))
@@ -21,9 +26,11 @@ public enum KinshipApplication {
         let appTokens = AppAccessTokens(apps: platform.apps, secret: configuration.secret)
 
         let router = Router(context: KinshipRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.get("/healthz") { _, _ in "ok" }
+        router.get("/readyz") { _, context in try await readiness(of: platform, context) }
         router.get("/assets/kinship.css") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
@@ -40,12 +47,12 @@ public enum KinshipApplication {
         DiscoveryController(issuer: issuer, signingKeys: signingKeys).addRoutes(to: router)
         let cookies = BrowserCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime)
         let passwordLogin = PasswordLogin(
-            platform: platform,
+            platform: platform, metrics: metrics,
             throttle: LoginThrottle(database: platform.database, clock: platform.clock, limits: configuration.loginLimits),
             sessionLifetime: configuration.browserSessionLifetime,
             decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate()))
         DialogController(
-            platform: platform, configuration: configuration, pages: pages,
+            platform: platform, configuration: configuration, metrics: metrics, pages: pages,
             validator: DialogRequestValidator(apps: platform.apps, pages: pages, issuer: issuer), csrf: csrf,
             passwordLogin: passwordLogin, cookies: cookies
         ).addRoutes(to: router)
@@ -66,7 +73,7 @@ public enum KinshipApplication {
         let callbackSettings = AppCallbackSettings(platform: platform, secret: configuration.secret)
         let builtInWithCallbacks = builtInApps.filter { installed.contains($0.name) }
         TokenController(
-            platform: platform, configuration: configuration, clients: clients, inspector: inspector, issuer: issuer,
+            platform: platform, configuration: configuration, metrics: metrics, clients: clients, inspector: inspector, issuer: issuer,
             signingKeys: signingKeys, appTokens: appTokens
         ).addRoutes(to: router)
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
@@ -80,23 +87,27 @@ public enum KinshipApplication {
         let throttle = GraphThrottle(limits: configuration.graphLimits, clock: platform.clock)
         GraphController(
             service: GraphService(platform: platform, inspector: inspector, appTokens: appTokens, throttle: throttle), issuer: issuer,
-            configuration: configuration
+            configuration: configuration, metrics: metrics
         ).addRoutes(to: router, home: access.home)
 
         let publicURLConfigured = configuration.publicURL != nil
         let host = configuration.host
         let connections = OpenConnections(limit: configuration.maxConnections)
+        var services: [any Service] = [
+            CallbackDeliverer(
+                outbox: platform.callbacks, apps: platform.apps, settings: callbackSettings, clock: platform.clock,
+                configuration: configuration.callbacks, metrics: metrics, logger: logger)
+        ]
+        if let listener = configuration.metrics {
+            services.append(MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger))
+        }
         return Application(
             responder: APIVersionStrippingResponder(responder: router.buildResponder()),
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [ConnectionLimitHandler(connections: connections)],
                 idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Kinship"),
-            services: [
-                CallbackDeliverer(
-                    outbox: platform.callbacks, apps: platform.apps, settings: callbackSettings, clock: platform.clock,
-                    configuration: configuration.callbacks, logger: logger)
-            ],
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 if !publicURLConfigured { issuer.update(Issuer.loopbackURL(host: host, port: port)) }
@@ -112,5 +123,19 @@ public enum KinshipApplication {
             },
             logger: logger
         )
+    }
+
+    /// `GET /readyz`: 200 while the database answers, 503 (with what to check) while it does not —
+    /// on PostgreSQL, from a lost connection until it is back.
+    private static func readiness(of platform: Platform, _ context: KinshipRequestContext) async throws -> Response {
+        do {
+            try await platform.database.ping()
+            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: "ready")))
+        } catch {
+            context.logger.warning("Not ready: the database does not answer", metadata: ["error": "\(error)"])
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .retryAfter: "5"],
+                body: .init(byteBuffer: ByteBuffer(string: "not ready: the database does not answer; check that it is running and reachable")))
+        }
     }
 }

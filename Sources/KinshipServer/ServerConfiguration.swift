@@ -55,6 +55,21 @@ public struct ServerConfiguration: Sendable {
     /// The most connections open at once; past it, new connections are closed at once, so that
     /// open files and memory stay bounded whatever clients do.
     public var maxConnections: Int
+    /// Where Prometheus scrapes `/metrics`: a listener apart from ``host``:``port``, loopback by
+    /// default, so the figures are never public by accident. `nil` serves no metrics.
+    public var metrics: MetricsListener?
+
+    /// The metrics listener's address.
+    public struct MetricsListener: Sendable {
+        public var host: String
+        /// `0` picks a free port.
+        public var port: Int
+
+        public init(host: String = "127.0.0.1", port: Int) {
+            self.host = host
+            self.port = port
+        }
+    }
 
     /// Failed logins allowed per account and per address in a sliding window.
     public struct LoginLimits: Sendable {
@@ -132,7 +147,7 @@ public struct ServerConfiguration: Sendable {
         browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
         graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
         signupsPerAddressPerMinute: Int = 10, deviceLogin: DeviceLogin = .init(), secret: ServerSecret = .generate(),
-        idleTimeout: Int = 15, maxConnections: Int = 10_000
+        idleTimeout: Int = 15, maxConnections: Int = 10_000, metrics: MetricsListener? = nil
     ) {
         self.host = host
         self.port = port
@@ -155,5 +170,6 @@ public struct ServerConfiguration: Sendable {
         self.secret = secret
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.metrics = metrics
     }
 }

@@ -24,6 +24,9 @@ struct AtomicLimitTests {
             #expect(statuses.filter { $0 == .unauthorized }.count == 5, "\(statuses.map(\.code))")
             #expect(statuses.filter { $0 == .tooManyRequests }.count == 35)
             #expect(try await server.browser().logIn("ada@example.com").status == .tooManyRequests, "even the right password waits")
+            #expect(await server.metrics.reading(#"kinship_logins_total{outcome="wrong_password"}"#, from: server.platform) == 5)
+            #expect(await server.metrics.reading(#"kinship_logins_total{outcome="throttled"}"#, from: server.platform) == 36)
+            #expect(await server.metrics.reading(#"kinship_logins_total{outcome="ok"}"#, from: server.platform) == nil)
         }
     }
 
@@ -39,7 +42,7 @@ struct AtomicLimitTests {
             configuration.secret = first.configuration.secret
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: Logger(label: "second"))
             let statuses = try await secondApp.test(.live) { [configuration] client in
-                let other = LiveServer(platform: second, client: client, clock: first.clock, configuration: configuration)
+                let other = LiveServer(platform: second, client: client, clock: first.clock, configuration: configuration, metrics: ServerMetrics())
                 return try await first.withBrowsers(20) { here in
                     try await other.withBrowsers(20) { there in
                         try await concurrently(here + there) { _, browser in

@@ -248,18 +248,25 @@ def outage(kinship, postgres_url, folder, check):
     for thread in threads:
         thread.start()
     time.sleep(5)
+    ready_before = requests.get(base + "/readyz", timeout=10).status_code
     subprocess.run(as_postgres + [pg_ctl, "-D", data, "-m", "fast", "-w", "stop"], check=True, capture_output=True)
     stopped_at = time.time() - started  # once pg_ctl says it has stopped: until then requests may still be served
-    time.sleep(10)
+    time.sleep(1)
+    ready_during = requests.get(base + "/readyz", timeout=10)
+    time.sleep(max(0.0, stopped_at + 10 - (time.time() - started)))
     starting_at = time.time() - started
     subprocess.run(as_postgres + [pg_ctl, "-D", data, "-l", os.path.join(os.path.dirname(data), "server.log"), "-w", "start"],
                    check=True, capture_output=True)
     back_at = time.time() - started
     time.sleep(12)
+    ready_after = requests.get(base + "/readyz", timeout=10).status_code
     finished.set()
     for thread in threads:
         thread.join(timeout=30)
     stop(process)
+    check("outage: /readyz says ready before, 503 with Retry-After while PostgreSQL is down, ready once it is back",
+          (ready_before, ready_during.status_code, ready_after) == (200, 503, 200) and ready_during.headers.get("Retry-After"),
+          (ready_before, ready_during.status_code, ready_after))
 
     during = [r for r in results if stopped_at + 0.5 <= r[0] <= back_at - 0.5 and r[4]]
     after = [r for r in results if r[0] >= back_at + 5]

@@ -19,6 +19,7 @@ struct CallbackDeliverer: Service {
     let settings: AppCallbackSettings
     let clock: any WallClock
     let configuration: ServerConfiguration.Callbacks
+    let metrics: ServerMetrics
     let logger: Logger
     /// This process's name on its claims.
     let worker = "deliverer-" + Base64URL.random(byteCount: 9)
@@ -111,6 +112,7 @@ struct CallbackDeliverer: Service {
 
     private func fail(_ delivery: CallbackDelivery, status: Int?, _ reason: String, _ metadata: inout Logger.Metadata) async throws {
         metadata["reason"] = "\(reason)"
+        metrics.callbackFailed(kind: delivery.kind.rawValue)
         switch try await outbox.recordFailure(delivery, worker: worker, status: status, error: reason) {
         case .failed:
             logger.error("App callback given up after a day of retries", metadata: metadata)

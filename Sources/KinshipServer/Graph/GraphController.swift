@@ -11,6 +11,7 @@ struct GraphController: Sendable {
     let service: GraphService
     let issuer: Issuer
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics
 
     /// The most parts one batch may have.
     static let batchLimit = 50
@@ -43,7 +44,14 @@ struct GraphController: Sendable {
         let graphRequest = GraphRequest(
             method: request.method, path: String(request.uri.path.drop { $0 == "/" }), parameters: parameters,
             accessToken: Self.bearerToken(request.headers) ?? parameters["access_token"], baseURL: issuer.url)
-        return Self.http(await service.respond(to: graphRequest, traceID: context.id, logger: context.logger))
+        return Self.http(await answer(graphRequest, context))
+    }
+
+    /// Answers one Graph call, and counts it by its path's shape and its error code.
+    private func answer(_ graphRequest: GraphRequest, _ context: KinshipRequestContext) async -> GraphResponse {
+        let response = await service.respond(to: graphRequest, traceID: context.id, logger: context.logger)
+        metrics.graphCall(path: GraphPathShape.of(graphRequest.path), errorCode: response.errorCode)
+        return response
     }
 
     /// `POST /` with `batch=[{"method", "relative_url", "body"}, …]`: each part runs on its own,
@@ -73,7 +81,7 @@ struct GraphController: Sendable {
             let graphRequest = GraphRequest(
                 method: method, path: path, parameters: parameters, accessToken: parameters["access_token"] ?? batchToken,
                 baseURL: issuer.url)
-            answers.append(BatchAnswer(await service.respond(to: graphRequest, traceID: context.id, logger: context.logger)))
+            answers.append(BatchAnswer(await answer(graphRequest, context)))
         }
         return Self.http(.json(answers))
     }

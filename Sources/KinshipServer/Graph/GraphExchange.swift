@@ -22,6 +22,8 @@ struct GraphResponse: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
     var body: Data
+    /// The Graph error's `code`, when the answer is an error.
+    var errorCode: Int? = nil
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> GraphResponse {
         GraphResponse(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: GraphJSON.encode(value))
@@ -33,6 +35,7 @@ struct GraphResponse: Sendable {
 
     static func error(_ error: GraphError, traceID: String) -> GraphResponse {
         var response = json(error.body(traceID: traceID), status: error.status)
+        response.errorCode = error.code
         if error.status == .unauthorized { response.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""# }
         return response
     }

@@ -8,6 +8,7 @@ import Logging
 struct DialogController: Sendable {
     let platform: Platform
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics
     let pages: PageRenderer
     let validator: DialogRequestValidator
     let csrf: CSRFProtection
@@ -108,6 +109,7 @@ struct DialogController: Sendable {
         if publishStepFollows {
             return try await consentPage(accepted, user: person.user, session: session, step: .publish)
         }
+        metrics.consent(declined: Set(dialogRequest.scope).intersection(authorization.declined).sorted { $0.rawValue < $1.rawValue })
         return try await issueCode(accepted, authorization, person, context)
     }
 

@@ -14,6 +14,7 @@ import Logging
 struct TokenController: Sendable {
     let platform: Platform
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics
     let clients: ClientAuthenticator
     let inspector: TokenInspector
     let issuer: Issuer
@@ -33,6 +34,14 @@ struct TokenController: Sendable {
         let client = try await clients.authenticate(form, headers: request.headers).get()
         // Facebook's code exchange sends no grant_type; its client libraries rely on that.
         let grantType = form["grant_type"] ?? (form["code"] != nil ? "authorization_code" : nil)
+        let response = try await grant(grantType, form, client, context)
+        if let grantType, response.status == .ok { metrics.tokensIssued(grantType: grantType) }
+        return response
+    }
+
+    private func grant(_ grantType: String?, _ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext)
+        async throws -> Response
+    {
         switch grantType {
         case "authorization_code":
             return try await redeemCode(form, client, context)

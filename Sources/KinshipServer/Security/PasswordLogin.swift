@@ -38,6 +38,7 @@ struct PasswordLogin: Sendable {
     }
 
     let platform: Platform
+    let metrics: ServerMetrics
     let throttle: LoginThrottle
     let sessionLifetime: Int
     /// A bcrypt hash checked when the login names no account, so that a wrong login and a wrong
@@ -53,6 +54,7 @@ struct PasswordLogin: Sendable {
         switch try await throttle.admit(account: login, address: address) {
         case .refused(let retryAfter):
             logger.notice("Login refused: too many failures", metadata: ["login.address": "\(address)"])
+            metrics.login(.throttled)
             return .refused(.throttled(retryAfter: retryAfter))
         case .admitted(let admitted):
             reservation = admitted
@@ -68,9 +70,11 @@ struct PasswordLogin: Sendable {
         guard let user, passwordMatches else {
             try await throttle.recordFailure(reservation)
             logger.info("Login failed", metadata: ["login.known_account": "\(user != nil)", "login.address": "\(address)"])
+            metrics.login(.wrongPassword)
             return .refused(.wrongLogin)
         }
         try await throttle.recordSuccess(reservation)
+        metrics.login(.ok)
         return .loggedIn(user, session: try await platform.browserSessions.start(userID: user.id, lifetime: sessionLifetime))
     }
 

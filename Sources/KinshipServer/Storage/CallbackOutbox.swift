@@ -87,6 +87,14 @@ public struct CallbackOutbox: Sendable {
         }
     }
 
+    /// How many callbacks wait for delivery, due now or later (given-up ones not counted).
+    func waitingCount() async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw("SELECT COUNT(*) AS waiting FROM callback_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL")
+                .first(decodingColumn: "waiting", as: Int.self) ?? 0
+        }
+    }
+
     /// Records that the app's server took the callback (a 2xx answer).
     func recordDelivered(
         _ delivery: CallbackDelivery, worker: String, status: Int, note: String?, statusURL: String?, confirmationCode: String?

@@ -72,6 +72,27 @@ public final class Database: Sendable {
         }
     }
 
+    /// How many uses waited for a connection, by pool, since the database was opened: on SQLite
+    /// writes waiting for the writer and reads for a reader. PostgreSQL's pool (AsyncKit's) does
+    /// not tell; its waits show as latency.
+    public func poolWaits() -> [(pool: String, waits: Int)] {
+        switch backend {
+        case .sqlite(let pool):
+            let waits = pool.waits
+            return [("writer", waits.writer), ("reader", waits.reader)]
+        case .postgres:
+            return []
+        }
+    }
+
+    /// Answers whether the database takes a query now: a `SELECT 1` on a reader (SQLite) or a
+    /// pooled connection (PostgreSQL).
+    ///
+    /// - Throws: ``DatabaseUnavailable`` when it does not.
+    public func ping() async throws {
+        _ = try await read { sql in try await sql.raw("SELECT 1 AS up").first() }
+    }
+
     /// Closes every connection.
     public func close() async {
         switch backend {

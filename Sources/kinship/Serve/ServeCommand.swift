@@ -55,6 +55,14 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("bcrypt-cost"),
         help: "bcrypt's work factor for new passwords, 4 to 16 (default 12). Lower it only for tests.")
     var bcryptCost: UInt8 = 12
+    @Option(
+        name: .customLong("metrics-port"),
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at /metrics on this port (0 picks a free one); off when not given.",
+            discussion: "A listener of its own, apart from --port, so the figures are never public by accident."))
+    var metricsPort: Int?
+    @Option(name: .customLong("metrics-host"), help: "The address the metrics listener binds to.")
+    var metricsHost = "127.0.0.1"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
@@ -68,6 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard signupsPerAddress >= 1 else { throw ValidationError("--signups-per-address must be at least 1.") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 16.") }
+        if let metricsPort {
+            guard (0...65_535).contains(metricsPort) else { throw ValidationError("--metrics-port must be 0 to 65535.") }
+            guard metricsPort == 0 || metricsPort != port || metricsHost != host else {
+                throw ValidationError("--metrics-port must differ from --port: the metrics get a listener of their own.")
+            }
+        }
     }
 
     func run() async throws {
@@ -82,7 +96,8 @@ struct ServeCommand: AsyncParsableCommand {
             loginLimits: .init(perAccount: failedLoginsPerAccount, perAddress: failedLoginsPerAddress),
             graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp),
             signupsPerAddressPerMinute: signupsPerAddress, secret: secret,
-            idleTimeout: idleTimeout, maxConnections: connectionLimit)
+            idleTimeout: idleTimeout, maxConnections: connectionLimit,
+            metrics: metricsPort.map { ServerConfiguration.MetricsListener(host: metricsHost, port: $0) })
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
         let builtInApps = withoutSampleApp ? [] : [BuiltInApp.sample]

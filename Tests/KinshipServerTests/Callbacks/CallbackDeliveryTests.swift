@@ -90,6 +90,9 @@ struct CallbackDeliveryTests {
             server.clock.advance(by: CallbackOutbox.retryWindow - 10)
             #expect(await eventually { (try? await callbacks(of: second.user.id, server.platform).first?.status) == .failed })
             #expect(try await callbacks(of: second.user.id, server.platform).first?.attempts == 2)
+            let failures = #"kinship_callback_failed_deliveries_total{kind="deauthorize"}"#
+            #expect(await server.metrics.reading(failures, from: server.platform) == 4, "refused, 503, refused, given up")
+            #expect(await server.metrics.reading("kinship_callback_outbox_depth", from: server.platform) == 0, "one delivered, one given up")
         }
     }
 

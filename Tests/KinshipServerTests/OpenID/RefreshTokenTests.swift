@@ -102,7 +102,7 @@ struct RefreshTokenTests {
             configuration.secret = first.configuration.secret
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: Logger(label: "second"))
             let statuses = try await secondApp.test(.live) { [configuration] client in
-                let other = LiveServer(platform: second, client: client, clock: first.clock, configuration: configuration)
+                let other = LiveServer(platform: second, client: client, clock: first.clock, configuration: configuration, metrics: ServerMetrics())
                 return try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                     for index in 0..<8 {
                         group.addTask { try await (index % 2 == 0 ? first : other).refresh(token, app: app).0 }

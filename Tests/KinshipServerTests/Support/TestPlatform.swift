@@ -39,6 +39,8 @@ struct LiveServer: Sendable {
     let clock: ManualClock
     /// What the server was started with (its server secret among it).
     let configuration: ServerConfiguration
+    /// What the server counted.
+    let metrics: ServerMetrics
 
     /// A new browser with an empty cookie jar.
     func browser() -> Browser { Browser(client: client) }
@@ -57,10 +59,11 @@ func withLiveServer(
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
+        let metrics = ServerMetrics()
         let app = try await KinshipApplication.make(
-            platform: platform, configuration: configuration, builtInApps: builtInApps, logger: logger)
+            platform: platform, configuration: configuration, builtInApps: builtInApps, metrics: metrics, logger: logger)
         try await app.test(.live) { [configuration] client in
-            try await body(LiveServer(platform: platform, client: client, clock: clock, configuration: configuration))
+            try await body(LiveServer(platform: platform, client: client, clock: clock, configuration: configuration, metrics: metrics))
         }
     }
 }
@@ -78,10 +81,11 @@ func withSecondProcess(
     configure(&configuration)
     var logger = Logger(label: "second")
     logger.logLevel = .warning
-    let app = try await KinshipApplication.make(platform: second, configuration: configuration, logger: logger)
+    let metrics = ServerMetrics()
+    let app = try await KinshipApplication.make(platform: second, configuration: configuration, metrics: metrics, logger: logger)
     do {
         try await app.test(.live) { [configuration] client in
-            try await body(LiveServer(platform: second, client: client, clock: server.clock, configuration: configuration))
+            try await body(LiveServer(platform: second, client: client, clock: server.clock, configuration: configuration, metrics: metrics))
         }
     } catch {
         await second.close()

@@ -8,6 +8,8 @@ import NIOConcurrencyHelpers
 final class AsyncSemaphore: Sendable {
     private struct State {
         var available: Int
+        /// How many calls to ``wait()`` found no turn free and queued.
+        var waits = 0
         var nextWaiterID = 0
         /// Waiters in arrival order, by id.
         var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -27,6 +29,7 @@ final class AsyncSemaphore: Sendable {
                 state.available -= 1
                 return nil
             }
+            state.waits += 1
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
@@ -53,6 +56,9 @@ final class AsyncSemaphore: Sendable {
             waiter?.resume(throwing: CancellationError())
         }
     }
+
+    /// How many times a task found no turn free and had to wait, since the semaphore was made.
+    var waits: Int { state.withLockedValue { $0.waits } }
 
     /// Gives a turn back: to the longest waiting task, or to the pool.
     func signal() {

@@ -104,6 +104,9 @@ final class SQLiteConnectionPool: Sendable {
         }
     }
 
+    /// How many writes waited for the writer, and reads for a reader, since the file was opened.
+    var waits: (writer: Int, reader: Int) { (writerTurn.waits, readerTurns.waits) }
+
     /// Closes every connection and stops their threads.
     func close() async {
         try? await writerTurn.wait()
