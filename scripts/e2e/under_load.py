@@ -157,7 +157,11 @@ def crash(kinship, database, folder, check, engine):
     started = time.time()
     for thread in threads:
         thread.start()
+    backup, backed_up = os.path.join(folder, f"backup-{secrets.token_hex(3)}.sqlite"), None
     while time.time() - started < 60 and len(received) < 400 and not failures:
+        if engine == "SQLite" and backed_up is None and len(received) >= 150:
+            # Taken mid-storm by an operator's command: the server's writes go on meanwhile.
+            backed_up = subprocess.run([kinship, "backup", backup, "--database", database], capture_output=True, text=True, timeout=120)
         time.sleep(0.2)
     elapsed = time.time() - started
     killed.set()
@@ -197,6 +201,17 @@ def crash(kinship, database, folder, check, engine):
     finally:
         stop(process)
     if engine == "SQLite":
+        check("SQLite: kinship backup during the storm succeeded", backed_up is not None and backed_up.returncode == 0,
+              backed_up and backed_up.stderr)
+        if backed_up is not None and backed_up.returncode == 0:
+            check("SQLite: the backup passes PRAGMA integrity_check and foreign_key_check",
+                  sql_value(backup, "PRAGMA integrity_check") == "ok" and sql_value(backup, "PRAGMA foreign_key_check") == "")
+            copied = sql_value(backup, "SELECT COUNT(*) FROM access_tokens")
+            check("SQLite: the backup holds the tokens issued before it, and no half-made grant",
+                  int(copied) >= 150 and sql_value(backup, "SELECT COUNT(*) FROM authorizations a WHERE NOT EXISTS "
+                                                           "(SELECT 1 FROM authorization_permissions p WHERE p.authorization_id = a.id)") == "0",
+                  copied)
+            check("SQLite: the backup is readable by its owner only", oct(os.stat(backup).st_mode & 0o777) == "0o600")
         check("SQLite: PRAGMA integrity_check is ok", sql_value(database, "PRAGMA integrity_check") == "ok")
         check("SQLite: no row points at a missing one (foreign_key_check)", sql_value(database, "PRAGMA foreign_key_check") == "")
     half_made = sql_value(database, "SELECT COUNT(*) FROM authorizations a WHERE NOT EXISTS "
