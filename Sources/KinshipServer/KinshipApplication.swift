@@ -26,6 +26,9 @@ public enum KinshipApplication {
         let appTokens = AppAccessTokens(apps: platform.apps, secret: configuration.secret)
 
         let router = Router(context: KinshipRequestContext.self)
+        if !configuration.trustedProxies.isEmpty {
+            router.add(middleware: ClientAddressMiddleware(resolver: ClientAddress(trustedProxies: configuration.trustedProxies)))
+        }
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())

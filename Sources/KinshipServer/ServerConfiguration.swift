@@ -58,6 +58,9 @@ public struct ServerConfiguration: Sendable {
     /// Where Prometheus scrapes `/metrics`: a listener apart from ``host``:``port``, loopback by
     /// default, so the figures are never public by accident. `nil` serves no metrics.
     public var metrics: MetricsListener?
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers say who the client is (every
+    /// per-address limit counts by it). Empty: those headers are ignored, the peer is the client.
+    public var trustedProxies: [IPNetwork] = []
 
     /// The metrics listener's address.
     public struct MetricsListener: Sendable {

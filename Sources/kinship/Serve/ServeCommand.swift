@@ -63,6 +63,13 @@ struct ServeCommand: AsyncParsableCommand {
     var metricsPort: Int?
     @Option(name: .customLong("metrics-host"), help: "The address the metrics listener binds to.")
     var metricsHost = "127.0.0.1"
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy (an address or a CIDR range) whose Forwarded / X-Forwarded-For header names the client; repeat for several.",
+            discussion: "Every per-address limit then counts by the address the proxy saw. Without it those headers are ignored.",
+            valueName: "cidr"))
+    var trustedProxies: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
@@ -76,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard signupsPerAddress >= 1 else { throw ValidationError("--signups-per-address must be at least 1.") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 16.") }
+        if let bad = trustedProxies.first(where: { IPNetwork($0) == nil }) {
+            throw ValidationError("--trusted-proxy \(bad) is not an address or a CIDR range such as 10.0.0.0/8 or 2001:db8::/32.")
+        }
         if let metricsPort {
             guard (0...65_535).contains(metricsPort) else { throw ValidationError("--metrics-port must be 0 to 65535.") }
             guard metricsPort == 0 || metricsPort != port || metricsHost != host else {
@@ -91,13 +101,14 @@ struct ServeCommand: AsyncParsableCommand {
         let location = try storage.location()
         let secret = try ServerSecretOptions.load(explicitPath: secretFile, database: location, logger: logger)
         let connectionLimit = OpenFileLimit.raise(toServe: maxConnections, logger: logger)
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: location, bcryptCost: bcryptCost,
             loginLimits: .init(perAccount: failedLoginsPerAccount, perAddress: failedLoginsPerAddress),
             graphLimits: .init(perUserPerMinute: graphCallsPerUser, perAppPerMinute: graphCallsPerApp),
             signupsPerAddressPerMinute: signupsPerAddress, secret: secret,
             idleTimeout: idleTimeout, maxConnections: connectionLimit,
             metrics: metricsPort.map { ServerConfiguration.MetricsListener(host: metricsHost, port: $0) })
+        configuration.trustedProxies = trustedProxies.compactMap(IPNetwork.init)
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
         let builtInApps = withoutSampleApp ? [] : [BuiltInApp.sample]
