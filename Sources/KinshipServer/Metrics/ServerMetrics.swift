@@ -25,7 +25,7 @@ public final class ServerMetrics: Sendable {
     private let lastTotals = NIOLockedValueBox<[String: Int]>([:])
 
     /// How a password typed at a login form ended.
-    public enum LoginOutcome: String, Sendable {
+    enum LoginOutcome: String, Sendable {
         case ok
         case wrongPassword = "wrong_password"
         case throttled
@@ -98,10 +98,12 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Reads what is kept elsewhere into the registry, before it is written out: the callbacks
-    /// waiting in the outbox and the database's pool waits.
+    /// waiting in the outbox (kept at its last value while the database does not answer, which
+    /// `/readyz` reports) and the database's pool waits.
     func collect(from platform: Platform) async {
-        let depth = (try? await platform.callbacks.waitingCount()) ?? -1
-        CoreMetrics.Gauge(label: "kinship_callback_outbox_depth", dimensions: [], factory: factory).record(depth)
+        if let depth = try? await platform.callbacks.waitingCount() {
+            CoreMetrics.Gauge(label: "kinship_callback_outbox_depth", dimensions: [], factory: factory).record(depth)
+        }
         for (pool, total) in platform.database.poolWaits() {
             let name = "kinship_database_pool_waits_total"
             let increase = lastTotals.withLockedValue { last in
