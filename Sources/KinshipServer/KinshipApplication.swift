@@ -32,8 +32,7 @@ public enum KinshipApplication {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
-        router.get("/healthz") { _, _ in "ok" }
-        router.get("/readyz") { _, context in try await readiness(of: platform, context) }
+        HealthController(platform: platform).addRoutes(to: router)
         router.get("/assets/kinship.css") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
@@ -102,7 +101,8 @@ public enum KinshipApplication {
                 configuration: configuration.callbacks, metrics: metrics, logger: logger)
         ]
         if let listener = configuration.metrics {
-            services.append(MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger))
+            services.append(
+                MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger))
         }
         return Application(
             responder: APIVersionStrippingResponder(responder: router.buildResponder()),
@@ -126,19 +126,5 @@ public enum KinshipApplication {
             },
             logger: logger
         )
-    }
-
-    /// `GET /readyz`: 200 while the database answers, 503 (with what to check) while it does not —
-    /// on PostgreSQL, from a lost connection until it is back.
-    private static func readiness(of platform: Platform, _ context: KinshipRequestContext) async throws -> Response {
-        do {
-            try await platform.database.ping()
-            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: "ready")))
-        } catch {
-            context.logger.warning("Not ready: the database does not answer", metadata: ["error": "\(error)"])
-            return Response(
-                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .retryAfter: "5"],
-                body: .init(byteBuffer: ByteBuffer(string: "not ready: the database does not answer; check that it is running and reachable")))
-        }
     }
 }

@@ -38,6 +38,7 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try storage.location()
         let backup = try await Database.backUp(location, to: file, logger: Logger(label: "kinship.backup"))
-        try JSONOutput.print(Summary(path: backup.path, bytes: backup.bytes, integrityCheck: "ok", secretFileToKeep: storage.database + "-secret"))
+        try JSONOutput.print(
+            Summary(path: backup.path, bytes: backup.bytes, integrityCheck: "ok", secretFileToKeep: storage.database + "-secret"))
     }
 }

@@ -64,7 +64,8 @@ struct RedemptionStore: Sendable {
                 case .deviceCode(let hash): try await DeviceCodeStore.spend(deviceCodeHash: hash, in: sql)
                 }
             guard spent else { return .alreadySpent }
-            guard let authorization = try await AuthorizationStore.find(id: request.authorizationID, in: sql), authorization.revokedAt == nil
+            guard let authorization = try await AuthorizationStore.find(id: request.authorizationID, in: sql),
+                authorization.revokedAt == nil
             else { return .loginGone }
             var person: UserRecord?
             if request.readsPerson {
@@ -75,7 +76,8 @@ struct RedemptionStore: Sendable {
                 let pair = try await RefreshTokenStore.startFamily(
                     .init(authorization: authorization, requestedScope: request.login.requested, authTime: request.login.authTime),
                     codeHash: request.grant.hash, lifetimes: request.lifetimes, now: now, in: sql)
-                return .redeemed(.init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person))
+                return .redeemed(
+                    .init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person))
             }
             let (accessToken, record) = AccessTokenRecord.make(
                 for: authorization, lifetime: .short, seconds: request.lifetimes.accessToken, codeHash: request.grant.hash, now: now)
