@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -65,6 +66,14 @@ public enum KinshipApplication {
         FriendsController(account: account).addRoutes(to: router)
         AppsController(account: account).addRoutes(to: router)
         PeopleController(account: account).addRoutes(to: router)
+        SecurityController(account: account, passwordLogin: passwordLogin).addRoutes(to: router)
+        DeletionController(account: account, passwordLogin: passwordLogin).addRoutes(to: router)
+        let mailer = configuration.mail.map { settings in
+            Mailer(
+                client: SMTPClient(settings: settings, clientName: URL(string: configuration.publicURL ?? "")?.host ?? "localhost"),
+                senderName: "Kinship", logger: logger)
+        }
+        PasswordResetController(account: account, mailer: mailer, issuer: issuer).addRoutes(to: router)
         DevicePageController(account: account).addRoutes(to: router)
         var installed: [String] = []
         for app in builtInApps
@@ -100,6 +109,7 @@ public enum KinshipApplication {
                 outbox: platform.callbacks, apps: platform.apps, settings: callbackSettings, clock: platform.clock,
                 configuration: configuration.callbacks, metrics: metrics, logger: logger)
         ]
+        if let mailer { services.append(mailer) }
         if let listener = configuration.metrics {
             services.append(
                 MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger))

@@ -20,6 +20,7 @@ public struct Platform: Sendable {
     let refreshTokens: RefreshTokenStore
     let redemptions: RedemptionStore
     let browserSessions: BrowserSessionStore
+    let passwordResets: PasswordResetStore
     let rateLimits: RateLimitStore
     /// For SQLite: the counter that lets processes cache token checks safely. PostgreSQL
     /// deployments may span hosts, so their token checks always read the database.
@@ -69,6 +70,7 @@ public struct Platform: Sendable {
         self.refreshTokens = RefreshTokenStore(database: database, clock: clock, generation: grantGeneration)
         self.redemptions = RedemptionStore(database: database, clock: clock)
         self.browserSessions = BrowserSessionStore(database: database, clock: clock)
+        self.passwordResets = PasswordResetStore(database: database, clock: clock, passwords: passwords, generation: grantGeneration)
         self.rateLimits = RateLimitStore(database: database, clock: clock)
     }
 

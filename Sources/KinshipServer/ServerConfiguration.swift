@@ -61,6 +61,11 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers say who the client is (every
     /// per-address limit counts by it). Empty: those headers are ignored, the peer is the client.
     public var trustedProxies: [IPNetwork] = []
+    /// The SMTP server password reset links are sent through; `nil` turns "Forgot your
+    /// password?" off (the page says to ask the operator).
+    public var mail: SMTPSettings?
+    /// Password reset links: how long one works, and how many may be asked for.
+    public var passwordResets: PasswordResets = .init()
 
     /// The metrics listener's address.
     public struct MetricsListener: Sendable {
@@ -137,6 +142,22 @@ public struct ServerConfiguration: Sendable {
         public init(perUserPerMinute: Int = 6_000, perAppPerMinute: Int = 600_000) {
             self.perUserPerMinute = perUserPerMinute
             self.perAppPerMinute = perAppPerMinute
+        }
+    }
+
+    /// Limits on password reset links.
+    public struct PasswordResets: Sendable {
+        /// Seconds a link works (30 minutes).
+        public var lifetime: Int
+        /// Links mailed per account per hour; more asks are answered the same way but send nothing.
+        public var perAccountPerHour: Int
+        /// Reset forms one address may submit per hour.
+        public var perAddressPerHour: Int
+
+        public init(lifetime: Int = 30 * 60, perAccountPerHour: Int = 3, perAddressPerHour: Int = 20) {
+            self.lifetime = lifetime
+            self.perAccountPerHour = perAccountPerHour
+            self.perAddressPerHour = perAddressPerHour
         }
     }
 

@@ -23,6 +23,7 @@ PATTERNS = {
     "an app signing secret": re.compile(r"kss_[A-Za-z0-9_-]{16,}"),
     "an app access token": re.compile(r"\|kapp_[A-Za-z0-9_-]{16,}"),
     "a signed_request": re.compile(r"signed_request=[A-Za-z0-9_.-]{16,}"),
+    "a password reset link": re.compile(r"kpr_[A-Za-z0-9_-]{16,}"),
 }
 
 # The passwords the end-to-end checks type.

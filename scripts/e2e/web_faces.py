@@ -11,12 +11,19 @@ folder given, and passes the accessibility audit in accessibility_audit.js.
 usage: web_faces.py KINSHIP_BINARY SCREENSHOT_FOLDER
 """
 
+import email
+import email.policy
+import http.server
 import json
 import os
+import re
+import subprocess
 import struct
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
@@ -30,7 +37,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kinship_e2e import Checks, demo_credentials, start_server  # noqa: E402
+from kinship_e2e import Checks, admin, demo_credentials, start_server  # noqa: E402
 
 PASSWORD = "correct horse battery"
 AUDIT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "accessibility_audit.js")).read()
@@ -178,11 +185,19 @@ def main():
             os.remove(os.path.join(folder, old))
     check = Checks()
     work = tempfile.mkdtemp(prefix="kinship-web-")
-    server, base, banner = start_server(kinship, os.path.join(work, "web.sqlite"), work)
+    maildir = os.environ.get("KINSHIP_TEST_SMTP_MAILDIR")
+    if not maildir:
+        sys.exit("error: no SMTP sink (KINSHIP_TEST_SMTP_PORT, KINSHIP_TEST_SMTP_MAILDIR): run this from scripts/test")
+    database = os.path.join(work, "web.sqlite")
+    server, base, banner = start_server(kinship, database, work, extra=[
+        "--smtp-host", "127.0.0.1", "--smtp-port", os.environ["KINSHIP_TEST_SMTP_PORT"], "--smtp-security", "none",
+        "--mail-from", "no-reply@kinship.test"])
     web = None
     try:
         web = Web(base, folder, check)
-        run(web, check, work, demo_credentials(banner)[0])
+        client_id, client_secret = demo_credentials(banner)
+        run(web, check, work, client_id)
+        account_security(web, check, kinship, database, maildir, (client_id, client_secret))
     finally:
         if web:
             web.driver.quit()
@@ -407,6 +422,164 @@ def run(web, check, work, app_id):
     web.open("/account/apps")
     check("after logging out, account pages ask to log in", "Log in to Kinship" in web.text())
     web.shoot("login", phone=True)
+
+
+class AppServer:
+    """An app's server for the checks: records each callback POSTed to it and answers as Facebook
+    asks data deletion callbacks to (a status URL and a confirmation code)."""
+
+    def __init__(self):
+        received = self.received = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+                received.append((self.path, body))
+                answer = json.dumps({"url": "http://127.0.0.1/status?id=abc", "confirmation_code": "abc"}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            def log_message(self, *_):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *_):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def wait_for(self, path, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if any(received_path == path for received_path, _ in self.received):
+                return True
+            time.sleep(0.1)
+        return False
+
+
+def graph_error(base, token):
+    """The Graph error (code, subcode) GET /me answers with `token`, or None when it is served."""
+    request = urllib.request.Request(base + "/me", headers={"Authorization": "Bearer " + token})
+    try:
+        urllib.request.urlopen(request, timeout=10).read()
+        return None
+    except urllib.error.HTTPError as error:
+        body = json.loads(error.read())["error"]
+        return body.get("code"), body.get("error_subcode")
+
+
+def device_token(web, credentials, person_email, password):
+    """An access token for a person through a device login finished in the browser."""
+    client_id = credentials[0]
+    started = json.loads(urllib.request.urlopen(web.base + "/oauth/device_authorization", timeout=10, data=urllib.parse.urlencode(
+        {"client_id": client_id}).encode()).read())
+    web.driver.delete_all_cookies()
+    web.open("/login")
+    web.fill({"login": person_email, "password": password})
+    web.press("form[action='/login'] button[type=submit]")
+    web.open("/device")
+    web.fill({"user_code": started["user_code"]})
+    web.press("form[action='/device'] button[type=submit]")
+    web.press("button[value=continue]")
+    answer = urllib.request.urlopen(web.base + "/oauth/access_token", timeout=10, data=urllib.parse.urlencode({
+        "grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": started["device_code"],
+        "client_id": client_id}).encode()).read()
+    return json.loads(answer)["access_token"]
+
+
+def mail_to(maildir, recipient, timeout=15):
+    """The newest message the SMTP sink received for `recipient`, parsed."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        folder = os.path.join(maildir, "new")
+        found = []
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            with open(os.path.join(folder, name), "rb") as file:
+                message = email.message_from_binary_file(file, policy=email.policy.default)
+            if recipient in str(message["To"]):
+                found.append(message)
+        if found:
+            return found[-1]
+        time.sleep(0.2)
+    return None
+
+
+def account_security(web, check, kinship, database, maildir, credentials):
+    """Change a password, reset it from the mail the SMTP sink received, delete an account."""
+    sofia, tom = "sofia@example.org", "tom@example.org"
+    new_password, reset_password = "a second password", "a third password, reset"
+    token = device_token(web, credentials, sofia, PASSWORD)
+    check("security: a token from before the change works", graph_error(web.base, token) is None)
+
+    web.log_in(sofia)
+    web.open("/account/security")
+    check("security: the page lists this browser", "(this browser)" in web.text() and "Chrome" in web.text(), web.text()[:400])
+    web.shoot("security", phone=True)
+    web.fill({"current_password": "not my password", "new_password": new_password, "new_password_again": new_password})
+    web.click_text("Change password")
+    check("security: a wrong current password is refused", "not your current password" in web.text())
+    web.fill({"current_password": PASSWORD, "new_password": new_password, "new_password_again": new_password})
+    web.click_text("Change password")
+    check("security: the change is confirmed", "Your password is changed" in web.text(), web.text()[:300])
+    web.shoot("security-changed")
+    check("security: the token from before the change answers Graph 190 / 460", graph_error(web.base, token) == (190, 460),
+          graph_error(web.base, token))
+
+    web.press("form[action='/logout'] button")
+    web.open("/login")
+    web.click_text("Forgot your password?", tag="a")
+    web.fill({"email": sofia})
+    web.shoot("password-forgot", phone=True)
+    web.click_text("Send the link")
+    check("reset: the page says a link is on its way", "Check your email" in web.text(), web.text()[:300])
+    message = mail_to(maildir, sofia)
+    check("reset: the SMTP server received the mail", message is not None)
+    body = message.get_content() if message else ""
+    link = re.search(r"https?://\S+/password/reset\?token=\S+", body)
+    check("reset: the mail is addressed to Sofia and carries a link", "Hello Sofia Rossi" in body and link, body[:300])
+    web.driver.get(link.group(0))
+    web.shoot("password-reset")
+    web.fill({"new_password": reset_password, "new_password_again": reset_password})
+    web.click_text("Set password")
+    check("reset: the new password is set", "Your password is set" in web.text(), web.text()[:300])
+    web.driver.get(link.group(0))
+    check("reset: the link works once", "does not work any more" in web.text())
+    web.driver.delete_all_cookies()
+    web.open("/login")
+    web.fill({"login": sofia, "password": reset_password})
+    web.press("form[action='/login'] button[type=submit]")
+    check("reset: Sofia logs in with the password from the reset", "/account" in web.driver.current_url)
+
+    # Tom uses the demo app too, whose server (played here) registered a data deletion callback.
+    with AppServer() as app_server:
+        code, _, error = admin(kinship, database, "apps", "callbacks", credentials[0], "--data-deletion-url", app_server.url + "/deletion")
+        check("delete: the demo app's data deletion callback is set", code == 0, error)
+        device_token(web, credentials, tom, PASSWORD)
+        web.log_in(tom)
+        web.open("/account/security")
+        web.click_text("Delete your account…", tag="a")
+        check("delete: the page says what happens", "cannot be undone" in web.text() and "Kinship Demo" in web.text(), web.text()[:500])
+        web.shoot("delete-account", phone=True)
+        web.fill({"password": PASSWORD})
+        web.click_text("Delete my account for good")
+        check("delete: the account is deleted", "Your account is deleted" in web.text(), web.text()[:300])
+        web.shoot("account-deleted")
+        check("delete: the app's server received the signed data deletion callback",
+              app_server.wait_for("/deletion") and "signed_request=" in app_server.received[0][1], app_server.received)
+    web.driver.delete_all_cookies()
+    web.open("/login")
+    web.fill({"login": sofia, "password": reset_password})
+    web.press("form[action='/login'] button[type=submit]")
+    web.open("/account/friends")
+    check("delete: Tom is gone from Sofia's friends", "Tom Baker" not in web.text() and "Your friends (1)" in web.text(), web.text()[:300])
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ struct AccessController: Sendable {
             return signupPage(request, name: name, email: email, message: error.description, status: .badRequest)
         }
         let session = try await account.platform.browserSessions.start(
-            userID: user.id, lifetime: account.configuration.browserSessionLifetime)
+            userID: user.id, lifetime: account.configuration.browserSessionLifetime, from: context.sessionOrigin(of: request))
         context.logger.info("Account created", metadata: ["user.id": "\(user.id)"])
         var response = AccountPages.redirect(to: "/account?notice=welcome")
         response.setCookie(account.cookies.session(session))
@@ -69,7 +69,7 @@ struct AccessController: Sendable {
     private func signupPage(_ request: Request, name: String, email: String, message: String?, status: HTTPResponse.Status)
         -> Response
     {
-        preLoginPage("signup", request, message: message, status: status, values: [
+        account.preLoginPage("signup", request, message: message, status: status, values: [
             "title": "Sign up", "name": name, "email": email,
             "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
         ])
@@ -91,7 +91,7 @@ struct AccessController: Sendable {
             return loginPage(request, login: login, next: next, message: "This form expired. Please log in again.", status: .forbidden)
         }
         switch try await passwordLogin.attempt(
-            login: login, password: form["password"] ?? "", address: context.clientAddress, logger: context.logger)
+            login: login, password: form["password"] ?? "", origin: context.sessionOrigin(of: request), logger: context.logger)
         {
         case .refused(let refusal):
             return refusal.marking(loginPage(request, login: login, next: next, message: refusal.message, status: refusal.status))
@@ -106,22 +106,8 @@ struct AccessController: Sendable {
     private func loginPage(_ request: Request, login: String, next: String, message: String?, status: HTTPResponse.Status)
         -> Response
     {
-        preLoginPage("account-login", request, message: message, status: status,
+        account.preLoginPage("account-login", request, message: message, status: status,
             values: ["title": "Log in", "login": login, "next": next])
-    }
-
-    /// A page whose form is posted before anyone is logged in: its CSRF token is bound to the
-    /// browser's pre-login secret, set as a cookie when the browser has none yet.
-    private func preLoginPage(
-        _ template: String, _ request: Request, message: String?, status: HTTPResponse.Status, values: [String: Any]
-    ) -> Response {
-        let (token, newCookie) = account.csrf.preLoginToken(for: request, cookies: account.cookies)
-        var values = values
-        values["csrfToken"] = token
-        if let message { values["message"] = message }
-        var response = account.pages.page(template, values, status: status)
-        if let newCookie { response.setCookie(newCookie) }
-        return response
     }
 
     /// Ends the browser's session and goes to the login page, which returns to `next` (a path on

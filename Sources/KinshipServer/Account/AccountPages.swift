@@ -54,10 +54,25 @@ struct AccountPages: Sendable {
         values["wide"] = true
         values["account"] = [
             "name": person.user.name, "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
+            "isSecurity": section == "security",
         ] as [String: Any]
         values["csrfToken"] = csrf.token(forSession: person.session)
         if let notice { values["notice"] = notice }
         return pages.page(template, values, status: status)
+    }
+
+    /// A page whose form is posted before anyone is logged in: its CSRF token is bound to the
+    /// browser's pre-login secret, set as a cookie when the browser has none yet.
+    func preLoginPage(
+        _ template: String, _ request: Request, message: String?, status: HTTPResponse.Status, values: [String: Any]
+    ) -> Response {
+        let (token, newCookie) = csrf.preLoginToken(for: request, cookies: cookies)
+        var values = values
+        values["csrfToken"] = token
+        if let message { values["message"] = message }
+        var response = pages.page(template, values, status: status)
+        if let newCookie { response.setCookie(newCookie) }
+        return response
     }
 
     /// A 303 to a page on this site.

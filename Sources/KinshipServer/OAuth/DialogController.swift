@@ -73,7 +73,7 @@ struct DialogController: Sendable {
             return loginPage(request, accepted, message: "This form expired. Please log in again.", login: login, status: .forbidden)
         }
         switch try await passwordLogin.attempt(
-            login: login, password: form["password"] ?? "", address: context.clientAddress, logger: context.logger)
+            login: login, password: form["password"] ?? "", origin: context.sessionOrigin(of: request), logger: context.logger)
         {
         case .refused(let refusal):
             return refusal.marking(loginPage(request, accepted, message: refusal.message, login: login, status: refusal.status))

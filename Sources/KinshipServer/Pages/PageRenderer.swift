@@ -34,6 +34,13 @@ struct PageRenderer: Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
+    /// A page that says something is done, with a link onwards.
+    func done(heading: String, message: String, link: (text: String, target: String)? = nil) -> Response {
+        var values: [String: Any] = ["title": heading, "heading": heading, "message": message]
+        if let link { values["linkText"] = link.text; values["linkTarget"] = link.target }
+        return page("done", values)
+    }
+
     /// An error page: a heading, what went wrong, and what the person can do about it.
     func error(status: HTTPResponse.Status, heading: String, message: String, detail: String? = nil) -> Response {
         var values: [String: Any] = ["title": heading, "heading": heading, "message": message]

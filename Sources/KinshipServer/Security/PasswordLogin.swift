@@ -23,6 +23,9 @@ struct PasswordLogin: Sendable {
         /// Unknown account or wrong password (deliberately not told apart).
         static let wrongLogin = Refusal(message: "The email, username or password is not right.", status: .unauthorized, retryAfter: nil)
 
+        /// A logged-in person's password, asked for again before a change, is not right.
+        static let wrongCurrentPassword = Refusal(message: "That is not your current password.", status: .unauthorized, retryAfter: nil)
+
         static func throttled(retryAfter seconds: Int) -> Refusal {
             let minutes = (seconds + 59) / 60
             return Refusal(message: "Too many failed attempts. Try again in \(minutes == 1 ? "1 minute" : "\(minutes) minutes").",
@@ -45,11 +48,12 @@ struct PasswordLogin: Sendable {
     /// password take the same time.
     let decoyPasswordHash: String
 
-    /// Tries `password` for the account `login` names (an email or a username).
+    /// Tries `password` for the account `login` names (an email or a username), from `origin`.
     ///
     /// The attempt is counted against the limits before the password is checked, so parallel
     /// attempts get no more checks than the limit allows.
-    func attempt(login: String, password: String, address: String, logger: Logger) async throws -> Outcome {
+    func attempt(login: String, password: String, origin: BrowserSessionStore.Origin, logger: Logger) async throws -> Outcome {
+        let address = origin.address
         let reservation: LoginThrottle.Reservation
         switch try await throttle.admit(account: login, address: address) {
         case .refused(let retryAfter):
@@ -75,7 +79,28 @@ struct PasswordLogin: Sendable {
         }
         try await throttle.recordSuccess(reservation)
         metrics.login(.ok)
-        return .loggedIn(user, session: try await platform.browserSessions.start(userID: user.id, lifetime: sessionLifetime))
+        return .loggedIn(user, session: try await platform.browserSessions.start(userID: user.id, lifetime: sessionLifetime, from: origin))
+    }
+
+    /// Checks the password of a person already logged in, before a change that needs it (a new
+    /// password, deleting the account), under the same limits as a login: a stolen session cannot
+    /// be used to guess the password any faster than the login form allows.
+    ///
+    /// - Returns: `nil` when the password is right, or why it is refused.
+    func confirm(_ password: String, of user: UserRecord, address: String, logger: Logger) async throws -> Refusal? {
+        switch try await throttle.admit(account: user.email, address: address) {
+        case .refused(let retryAfter):
+            logger.notice("Password confirmation refused: too many failures", metadata: ["user.id": "\(user.id)"])
+            return .throttled(retryAfter: retryAfter)
+        case .admitted(let reservation):
+            guard try await platform.users.verifyPassword(password, of: user) else {
+                try await throttle.recordFailure(reservation)
+                logger.info("Password confirmation failed", metadata: ["user.id": "\(user.id)"])
+                return .wrongCurrentPassword
+            }
+            try await throttle.recordSuccess(reservation)
+            return nil
+        }
     }
 
     /// What a login form typed is taken to mean: trimmed at the front, lowercased, bounded.

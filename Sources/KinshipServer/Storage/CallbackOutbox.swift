@@ -36,16 +36,20 @@ public struct CallbackOutbox: Sendable {
     /// not) that registered one; returns how many were written. Account deletion calls this.
     public func requestDataDeletion(userID: String) async throws -> Int {
         let now = clock.now
-        return try await database.write { sql in
-            var written = 0
-            for appID in try await sql.raw(
-                "SELECT DISTINCT app_id FROM authorizations WHERE user_id = \(bind: userID) ORDER BY app_id"
-            ).all(decodingColumn: "app_id", as: String.self)
-            where try await Self.enqueue(.dataDeletion, appID: appID, userID: userID, now: now, sql) {
-                written += 1
-            }
-            return written
+        return try await database.write { sql in try await Self.enqueueDataDeletion(userID: userID, now: now, sql) }
+    }
+
+    /// Writes the data deletion callback of every app the person has used, inside the caller's
+    /// transaction (the one that deletes the account); returns how many were written.
+    static func enqueueDataDeletion(userID: String, now: Int, _ sql: any SQLDatabase) async throws -> Int {
+        var written = 0
+        for appID in try await sql.raw(
+            "SELECT DISTINCT app_id FROM authorizations WHERE user_id = \(bind: userID) ORDER BY app_id"
+        ).all(decodingColumn: "app_id", as: String.self)
+        where try await enqueue(.dataDeletion, appID: appID, userID: userID, now: now, sql) {
+            written += 1
         }
+        return written
     }
 
     /// Claims up to `limit` callbacks that are due, for `worker`, for `lease` seconds; each claim

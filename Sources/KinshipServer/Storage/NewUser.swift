@@ -44,13 +44,10 @@ public struct NewUser: Sendable {
         user.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         user.email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         user.username = username?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard Self.isPlausibleEmail(user.email) else {
+        guard MailAddress.isPlausible(user.email) else {
             throw .invalid("\"\(email)\" is not an email address.")
         }
-        guard password.count >= Self.passwordBytes.lowerBound, Self.passwordBytes.contains(password.utf8.count) else {
-            throw .invalid(
-                "The password must be \(Self.passwordBytes.lowerBound) to \(Self.passwordBytes.upperBound) bytes long (bcrypt reads no further).")
-        }
+        try Self.checkPassword(password)
         if let username = user.username {
             guard (3...50).contains(username.count), username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
                 username.contains(where: \.isLetter)
@@ -67,6 +64,14 @@ public struct NewUser: Sendable {
             (user.firstName, user.middleName, user.lastName) = Self.nameParts(of: user.name)
         }
         return user
+    }
+
+    /// The rule for every new password, at sign-up, change or reset: 8 to 72 UTF-8 bytes.
+    static func checkPassword(_ password: String) throws(AccountError) {
+        guard password.count >= passwordBytes.lowerBound, passwordBytes.contains(password.utf8.count) else {
+            throw .invalid(
+                "The password must be \(passwordBytes.lowerBound) to \(passwordBytes.upperBound) bytes long (bcrypt reads no further).")
+        }
     }
 
     /// First, middle and last name read off a full name: "Ada King Lovelace" → Ada, King, Lovelace;
@@ -93,13 +98,6 @@ public struct NewUser: Sendable {
         for (label, place) in [("hometown", hometown), ("location", location)] {
             if let place, place.isEmpty || place.count > 100 { throw .invalid("The \(label) must be 1 to 100 characters.") }
         }
-    }
-
-    private static func isPlausibleEmail(_ email: String) -> Bool {
-        guard email.count <= 254, !email.contains(where: \.isWhitespace) else { return false }
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
-            && !parts[1].hasSuffix(".")
     }
 
     private static func isCalendarDate(_ string: String) -> Bool {

@@ -307,5 +307,24 @@ enum Schema {
                 "CREATE INDEX callback_deliveries_by_app ON callback_deliveries (app_id, created_at)",
             ]
         },
+        Migration(version: 10, name: "account security: where a browser is logged in, password reset links") { _ in
+            [
+                // Shown on the security page so a person can tell their sessions apart and end one.
+                "ALTER TABLE browser_sessions ADD COLUMN client_address TEXT",
+                "ALTER TABLE browser_sessions ADD COLUMN user_agent TEXT",
+                "CREATE INDEX browser_sessions_by_user ON browser_sessions (user_id, created_at)",
+                // A reset link sent by email: single-use (`used_at`), short-lived, only its hash kept.
+                """
+                CREATE TABLE password_resets (
+                    token_hash TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT
+                )
+                """,
+                "CREATE INDEX password_resets_by_user ON password_resets (user_id)",
+            ]
+        },
     ]
 }

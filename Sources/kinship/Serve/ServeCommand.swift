@@ -70,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
             discussion: "Every per-address limit then counts by the address the proxy saw. Without it those headers are ignored.",
             valueName: "cidr"))
     var trustedProxies: [String] = []
+    @OptionGroup(title: "Mail") var mail: MailOptions
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
@@ -92,6 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("--metrics-port must differ from --port: the metrics get a listener of their own.")
             }
         }
+        _ = try mail.settings()
     }
 
     func run() async throws {
@@ -109,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeout: idleTimeout, maxConnections: connectionLimit,
             metrics: metricsPort.map { ServerConfiguration.MetricsListener(host: metricsHost, port: $0) })
         configuration.trustedProxies = trustedProxies.compactMap(IPNetwork.init)
+        configuration.mail = try mail.settings()
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
         let builtInApps = withoutSampleApp ? [] : [BuiltInApp.sample]

@@ -15,6 +15,8 @@ final class Browser: @unchecked Sendable {
     private(set) var cookies: [String: String] = [:]
     /// Every Set-Cookie header received, as sent.
     private(set) var setCookieHeaders: [String] = []
+    /// The `User-Agent` every request carries, if any.
+    var userAgent: String?
 
     /// A browser on the live test framework's client.
     convenience init(client: any TestClientProtocol) {
@@ -59,6 +61,7 @@ final class Browser: @unchecked Sendable {
 
     func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
         var headers = headers
+        if let userAgent { headers[.userAgent] = userAgent }
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
         }
