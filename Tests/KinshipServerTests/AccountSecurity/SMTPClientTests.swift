@@ -75,6 +75,26 @@ struct SMTPClientTests {
         }
     }
 
+    @Test("settings an operator got wrong are named with what to do: a bad port, sender, missing password, or a password in the clear")
+    func settingsProblems() {
+        let good = SMTPSettings(host: "mail.example.com", port: 587, security: .startTLS, username: "u", password: "p", sender: "a@example.com")
+        #expect(good.problem == nil)
+        var bad = good
+        bad.port = 70_000
+        #expect(bad.problem?.contains("not a port number") == true)
+        bad = good
+        bad.sender = "no-reply"
+        #expect(bad.problem?.contains("not an email address") == true)
+        bad = good
+        bad.password = nil
+        #expect(bad.problem?.contains("KINSHIP_SMTP_PASSWORD") == true)
+        bad = good
+        bad.security = .none
+        #expect(bad.problem?.contains("in the clear") == true)
+        bad.host = "127.0.0.1"
+        #expect(bad.problem == nil, "a relay on this host may take the password without TLS")
+    }
+
     private func expectFailure(_ settings: SMTPSettings, saying text: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         do {
             _ = try await SMTPClient(settings: settings, clientName: "kinship.test").send(Self.message(to: "x@example.com"), senderName: "Kinship")
