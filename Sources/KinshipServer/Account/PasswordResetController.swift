@@ -58,7 +58,8 @@ struct PasswordResetController: Sendable {
         }
         return account.pages.done(
             heading: "Check your email",
-            message: "If an account uses \(email), a link to set a new password is on its way. It works once, for \(limits.lifetime / 60) minutes.",
+            message: "If an account uses \(email), a link to set a new password is on its way. "
+                + "It works once, for \(limits.lifetime / 60) minutes.",
             link: ("Back to logging in", "/login"))
     }
 
