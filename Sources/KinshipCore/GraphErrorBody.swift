@@ -63,6 +63,9 @@ public enum GraphErrorCode {
 
     /// `190` subcode: the person removed the app (revoked the login).
     public static let subcodeAppNotAuthorized = 458
+    /// `190` subcode: the platform's administrators suspended the person's account (Facebook's
+    /// "checkpoint").
+    public static let subcodeSuspended = 459
     /// `190` subcode: the password changed since the token was issued.
     public static let subcodePasswordChanged = 460
     /// `190` subcode: the token expired.

@@ -74,6 +74,9 @@ public enum KinshipApplication {
                 senderName: "Kinship", logger: logger)
         }
         PasswordResetController(account: account, mailer: mailer, issuer: issuer).addRoutes(to: router)
+        let callbackSettings = AppCallbackSettings(platform: platform, secret: configuration.secret)
+        DeveloperController(account: account, callbackSettings: callbackSettings).addRoutes(to: router)
+        AdminController(account: account).addRoutes(to: router)
         DevicePageController(account: account).addRoutes(to: router)
         var installed: [String] = []
         for app in builtInApps
@@ -81,7 +84,6 @@ public enum KinshipApplication {
             installed.append(app.name)
         }
         let servedApps = installed
-        let callbackSettings = AppCallbackSettings(platform: platform, secret: configuration.secret)
         let builtInWithCallbacks = builtInApps.filter { installed.contains($0.name) }
         TokenController(
             platform: platform, configuration: configuration, metrics: metrics, clients: clients, inspector: inspector, issuer: issuer,

@@ -57,7 +57,7 @@ public struct Platform: Sendable {
         self.clock = clock
         self.grantGeneration = grantGeneration
         self.users = UserStore(database: database, clock: clock, passwords: passwords, generation: grantGeneration)
-        self.apps = AppStore(database: database, clock: clock)
+        self.apps = AppStore(database: database, clock: clock, generation: grantGeneration)
         self.friends = FriendStore(database: database, clock: clock)
         self.pictures = PictureStore(database: database, clock: clock)
         self.callbacks = CallbackOutbox(database: database, clock: clock)

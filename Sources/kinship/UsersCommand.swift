@@ -4,8 +4,8 @@ import KinshipServer
 
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Create and list accounts, set pictures.",
-        subcommands: [Create.self, List.self, SetPicture.self])
+        commandName: "users", abstract: "Create and list accounts, set pictures, make administrators, suspend accounts.",
+        subcommands: [Create.self, List.self, SetPicture.self, GrantAdmin.self, RevokeAdmin.self, Suspend.self, Lift.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -25,13 +25,20 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "YYYY-MM-DD.") var birthday: String?
         @Option(help: "The town the person comes from.") var hometown: String?
         @Option(help: "The town the person lives in.") var location: String?
+        @Flag(help: "Make the person an administrator: they see every app and person at /admin and may suspend accounts.")
+        var admin = false
 
         func run() async throws {
             let newUser = NewUser(
                 name: name, email: email, password: password, username: username, firstName: firstName,
                 middleName: middleName, lastName: lastName, gender: gender, locale: locale, birthday: birthday,
                 hometown: hometown, location: location)
-            let user = try await storage.withPlatform { try await $0.users.create(newUser) }
+            let admin = self.admin
+            let user = try await storage.withPlatform { platform in
+                let user = try await platform.users.create(newUser)
+                if admin { _ = try await platform.users.setAdmin(userID: user.id, true) }
+                return user
+            }
             try JSONOutput.print(["id": user.id])
         }
     }
@@ -46,11 +53,20 @@ struct UsersCommand: AsyncParsableCommand {
             let name: String
             let email: String
             let username: String?
+            let isAdmin: Bool
+            let suspended: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case id, name, email, username, suspended
+                case isAdmin = "is_admin"
+            }
         }
 
         func run() async throws {
             let users = try await storage.withPlatform { try await $0.users.list() }
-            try JSONOutput.print(["data": users.map { Entry(id: $0.id, name: $0.name, email: $0.email, username: $0.username) }])
+            try JSONOutput.print(["data": users.map {
+                Entry(id: $0.id, name: $0.name, email: $0.email, username: $0.username, isAdmin: $0.isAdmin, suspended: $0.suspendedAt != nil)
+            }])
         }
     }
 

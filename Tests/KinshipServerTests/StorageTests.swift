@@ -52,8 +52,8 @@ struct StorageTests {
             let stored = try #require(try await platform.apps.find(id: app.id))
             #expect(stored.redirectURIs == ["http://127.0.0.1/callback", "https://app.example.com/cb"])
             #expect(stored.isConfidential)
-            #expect(stored.verifySecret(secret))
-            #expect(!stored.verifySecret(secret + "x"))
+            #expect(stored.verifySecret(secret, at: 0))
+            #expect(!stored.verifySecret(secret + "x", at: 0))
             let rawSecrets = try await platform.database.read { sql in
                 try await sql.raw("SELECT secret_hash FROM apps").all(decodingColumn: "secret_hash", as: String.self)
             }

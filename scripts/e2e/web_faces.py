@@ -197,6 +197,7 @@ def main():
         web = Web(base, folder, check)
         client_id, client_secret = demo_credentials(banner)
         run(web, check, work, client_id)
+        developers_and_admin(web, check, kinship, database, (client_id, client_secret))
         account_security(web, check, kinship, database, maildir, (client_id, client_secret))
     finally:
         if web:
@@ -510,6 +511,75 @@ def mail_to(maildir, recipient, timeout=15):
             return found[-1]
         time.sleep(0.2)
     return None
+
+
+def client_credentials(base, client_id, secret):
+    """The HTTP status of a client_credentials grant with this secret."""
+    try:
+        urllib.request.urlopen(base + "/oauth/access_token", timeout=10, data=urllib.parse.urlencode(
+            {"grant_type": "client_credentials", "client_id": client_id, "client_secret": secret}).encode()).read()
+        return 200
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def shown_secret(web, label):
+    """The secret a developer page shows once, next to `label`."""
+    for box in web.driver.find_elements(By.CSS_SELECTOR, ".secret"):
+        if label in box.text:
+            return box.find_element(By.TAG_NAME, "code").text
+    return None
+
+
+def developers_and_admin(web, check, kinship, database, credentials):
+    """An app made on /developers (a bad redirect URI explained, the secret shown once and rotated),
+    and an administrator suspending a person and lifting it on /admin."""
+    web.log_in("sofia@example.org")
+    web.open("/developers")
+    web.shoot("developers", phone=True)
+    web.fill({"name": "Sofia's Notes", "redirect_uris": "https://notes.example.org/cb\nhttp://notes.example.org/cb"})
+    web.find("#type-confidential").click()
+    web.click_text("Make app")
+    check("developers: a bad redirect URI is explained and nothing is made",
+          "plain http on a host that is not loopback" in web.text() and "Nothing was saved" in web.text(), web.text()[:400])
+    web.shoot("developers-bad-uri")
+    web.fill({"redirect_uris": "https://notes.example.org/cb"})
+    web.click_text("Make app")
+    first = shown_secret(web, "Client secret")
+    client_id = web.find(".facts code").text
+    check("developers: the app is made and its secret shown once", first and "Your app is made" in web.text(), web.text()[:300])
+    web.shoot("developer-app", phone=True)
+    check("developers: the secret works", client_credentials(web.base, client_id, first) == 200)
+    web.open("/developers/apps/" + client_id)
+    check("developers: the secret is not shown again", first not in web.driver.page_source)
+    web.click_text("Make a new client secret")
+    second = shown_secret(web, "Client secret")
+    check("developers: a rotation shows the new secret", second and second != first)
+    check("developers: after a rotation with no grace, the old secret stops and the new one works",
+          (client_credentials(web.base, client_id, first), client_credentials(web.base, client_id, second)) == (401, 200))
+
+    tom_token = device_token(web, credentials, "tom@example.org", PASSWORD)
+    code, _, error = admin(kinship, database, "users", "grant-admin", "xiaoming@example.org")
+    check("admin: kinship users grant-admin makes Wang an administrator", code == 0, error)
+    web.log_in("xiaoming@example.org")
+    web.open("/admin")
+    check("admin: the page lists people and apps", "Tom Baker" in web.text() and "Sofia's Notes" in web.text(), web.text()[:400])
+    web.shoot("admin", phone=True)
+    web.press("button[aria-label='Suspend Tom Baker']")
+    check("admin: Tom is suspended", "The account is suspended" in web.text(), web.text()[:300])
+    check("admin: Tom's token answers Graph 190 / 459", graph_error(web.base, tom_token) == (190, 459), graph_error(web.base, tom_token))
+    web.driver.delete_all_cookies()
+    web.open("/login")
+    web.fill({"login": "tom@example.org", "password": PASSWORD})
+    web.press("form[action='/login'] button[type=submit]")
+    check("admin: a suspended person is told so at login", "This account is suspended" in web.text(), web.text()[:300])
+    web.shoot("login-suspended")
+    web.log_in("xiaoming@example.org")
+    web.open("/admin")
+    web.press("button[aria-label=\"Lift Tom Baker's suspension\"]")
+    check("admin: the suspension is lifted", "The suspension is lifted" in web.text())
+    web.log_in("tom@example.org")
+    check("admin: Tom logs in again", "/account" in web.driver.current_url)
 
 
 def account_security(web, check, kinship, database, maildir, credentials):

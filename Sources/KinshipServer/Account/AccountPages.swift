@@ -54,7 +54,8 @@ struct AccountPages: Sendable {
         values["wide"] = true
         values["account"] = [
             "name": person.user.name, "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
-            "isSecurity": section == "security",
+            "isSecurity": section == "security", "isDevelopers": section == "developers", "isAdminPage": section == "admin",
+            "isAdmin": person.user.isAdmin,
         ] as [String: Any]
         values["csrfToken"] = csrf.token(forSession: person.session)
         if let notice { values["notice"] = notice }

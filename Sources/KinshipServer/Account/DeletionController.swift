@@ -25,6 +25,7 @@ struct DeletionController: Sendable {
         var values: [String: Any] = [
             "email": person.user.email, "friendships": Self.friendships(try await platform.friends.friendIDs(of: person.user.id).count),
             "hasApps": !appNames.isEmpty, "appNames": appNames.sorted().joined(separator: ", "),
+            "madeApps": try await platform.apps.owned(by: person.user.id).map(\.name).joined(separator: ", "),
         ]
         if let message { values["message"] = message }
         return account.page("delete-account", title: "Delete your account", section: "security", person: person, values: values,

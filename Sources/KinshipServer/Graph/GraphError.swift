@@ -35,6 +35,7 @@ struct GraphError: Error, Sendable {
         case GraphErrorCode.subcodeExpired: "Your session has expired. Please log in again."
         case GraphErrorCode.subcodeAppNotAuthorized: "You removed this app's access. Log in again to use it."
         case GraphErrorCode.subcodePasswordChanged: "Your password changed, so please log in again."
+        case GraphErrorCode.subcodeSuspended: "Your Kinship account is suspended."
         default: nil
         }
         return GraphError(code: GraphErrorCode.invalidToken, subcode: subcode, message: message,

@@ -29,6 +29,8 @@ public final class ServerMetrics: Sendable {
         case ok
         case wrongPassword = "wrong_password"
         case throttled
+        /// The password was right, but the account is suspended.
+        case suspended
     }
 
     public init() {

@@ -9,8 +9,9 @@ import KinshipCore
 /// A token is `APP_ID|kapp_` followed by an HMAC, under a key every process derives from the
 /// ``ServerSecret``, of the app id and the hash of the app's current secret. Nothing is stored: the
 /// same app gets the same token each time (as on Facebook), the token ends when the app's secret
-/// changes or the app is deleted, and a stolen database holds no token. `APP_ID|APP_SECRET` is
-/// accepted wherever an app token is, as Facebook accepts it.
+/// stops working (at a rotation, once its grace period is over) or the app is deleted, and a
+/// stolen database holds no token. `APP_ID|APP_SECRET` is accepted wherever an app token is, as
+/// Facebook accepts it.
 struct AppAccessTokens: Sendable {
     /// The key's bytes (`SymmetricKey` is not `Sendable`).
     private let key: [UInt8]
@@ -39,15 +40,22 @@ struct AppAccessTokens: Sendable {
         let appID = String(token[..<bar])
         let proof = String(token[token.index(after: bar)...])
         guard !appID.isEmpty, !proof.isEmpty, let app = try await apps.find(id: appID) else { return nil }
+        let now = apps.clock.now
         if proof.hasPrefix(Self.marker) {
-            return ConstantTime.equals(String(proof.dropFirst(Self.marker.count)), mac(app)) ? app : nil
+            let presented = String(proof.dropFirst(Self.marker.count))
+            // Tokens made with the secret before a rotation work as long as that secret does.
+            let matches = app.secretHashes(at: now).reduce(false) { $0 || ConstantTime.equals(presented, mac(app.id, secretHash: $1)) }
+            return matches ? app : nil
         }
-        return app.verifySecret(proof) ? app : nil
+        return app.verifySecret(proof, at: now) ? app : nil
     }
 
     private func mac(_ app: AppRecord) -> String {
-        let code = HMAC<SHA256>.authenticationCode(
-            for: Array("\(app.id)\n\(app.secretHash)".utf8), using: SymmetricKey(data: key))
+        mac(app.id, secretHash: app.secretHash)
+    }
+
+    private func mac(_ appID: String, secretHash: String) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Array("\(appID)\n\(secretHash)".utf8), using: SymmetricKey(data: key))
         return Base64URL.encode(code)
     }
 }

@@ -43,7 +43,7 @@ struct ClientAuthenticator: Sendable {
             return .failure(OAuthFailure(.invalidClient, "No app has the client_id \(clientID).", basic: usedBasic))
         }
         if let secret {
-            guard app.verifySecret(secret) else {
+            guard app.verifySecret(secret, at: apps.clock.now) else {
                 return .failure(OAuthFailure(.invalidClient, "The client secret is wrong.", basic: usedBasic))
             }
         }

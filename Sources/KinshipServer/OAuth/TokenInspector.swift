@@ -80,6 +80,10 @@ struct TokenInspector: Sendable {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeAppNotAuthorized,
                 message: "Error validating access token: The user has not authorized application \(record.appId).", token: record))
         }
+        if user.suspendedAt != nil {
+            return .failure(Refusal(subcode: GraphErrorCode.subcodeSuspended,
+                message: "Error validating access token: The user's account is suspended.", token: record))
+        }
         if record.revokedAt != nil {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken,
                 message: "Error validating access token: The session was invalidated (the token was revoked).", token: record))

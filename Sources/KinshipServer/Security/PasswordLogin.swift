@@ -23,6 +23,11 @@ struct PasswordLogin: Sendable {
         /// Unknown account or wrong password (deliberately not told apart).
         static let wrongLogin = Refusal(message: "The email, username or password is not right.", status: .unauthorized, retryAfter: nil)
 
+        /// The password was right, but an administrator suspended the account.
+        static let suspended = Refusal(
+            message: "This account is suspended, so it cannot log in. Ask the people who run this platform.", status: .forbidden,
+            retryAfter: nil)
+
         /// A logged-in person's password, asked for again before a change, is not right.
         static let wrongCurrentPassword = Refusal(message: "That is not your current password.", status: .unauthorized, retryAfter: nil)
 
@@ -78,6 +83,12 @@ struct PasswordLogin: Sendable {
             return .refused(.wrongLogin)
         }
         try await throttle.recordSuccess(reservation)
+        // Told only to someone who knows the password, so a guess learns nothing from it.
+        guard user.suspendedAt == nil else {
+            logger.notice("Login refused: the account is suspended", metadata: ["user.id": "\(user.id)"])
+            metrics.login(.suspended)
+            return .refused(.suspended)
+        }
         metrics.login(.ok)
         return .loggedIn(user, session: try await platform.browserSessions.start(userID: user.id, lifetime: sessionLifetime, from: origin))
     }

@@ -12,7 +12,7 @@ struct SignedIn: Sendable {
     static func find(in request: Request, platform: Platform) async throws -> SignedIn? {
         guard let session = request.cookies[BrowserCookies.session]?.value,
             let found = try await platform.browserSessions.find(cookie: session),
-            let user = try await platform.users.find(id: found.userID)
+            let user = try await platform.users.find(id: found.userID), user.suspendedAt == nil
         else { return nil }
         return SignedIn(user: user, session: session, authenticatedAt: found.createdAt)
     }

@@ -18,13 +18,28 @@ public struct AppRecord: Sendable, Equatable {
     public var dataDeletionCallbackURL: String? = nil
     /// The secret that signs the callbacks, sealed (see ``SecretSeal``); `nil` until callbacks are set up.
     var sealedSigningSecret: String? = nil
+    /// The person who made the app on `/developers`; `nil` for apps made by an operator.
+    public var ownerID: String? = nil
+    /// Whether the app may ask for `publish_actions`.
+    public var mayPublish: Bool = true
+    /// The secret before the last rotation, and until when it still works.
+    var previousSecretHash: String? = nil
+    public var previousSecretExpiresAt: Int? = nil
 
     /// The custom scheme redirect every app may use without registering it.
     public var customSchemeRedirectURI: String { "kinship\(id)://authorize" }
 
-    /// Whether `secret` is this app's secret, compared in constant time.
-    func verifySecret(_ secret: String) -> Bool {
-        ConstantTime.equals(Secrets.hash(secret), secretHash)
+    /// The hashes of the secrets that work at `now`: the current one, and the one before the last
+    /// rotation during its grace period.
+    func secretHashes(at now: Int) -> [String] {
+        guard let previousSecretHash, let expiry = previousSecretExpiresAt, now < expiry else { return [secretHash] }
+        return [secretHash, previousSecretHash]
+    }
+
+    /// Whether `secret` is a secret of this app that works at `now`, compared in constant time.
+    func verifySecret(_ secret: String, at now: Int) -> Bool {
+        let hash = Secrets.hash(secret)
+        return secretHashes(at: now).reduce(false) { $0 || ConstantTime.equals(hash, $1) }
     }
 }
 
@@ -37,4 +52,8 @@ struct AppRow: Decodable {
     var deauthorizeCallbackUrl: String?
     var dataDeletionCallbackUrl: String?
     var sealedSigningSecret: String?
+    var ownerId: String?
+    var mayPublish: Int
+    var previousSecretHash: String?
+    var previousSecretExpiresAt: Int?
 }

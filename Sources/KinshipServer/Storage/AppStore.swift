@@ -5,28 +5,30 @@ import SQLKit
 public struct AppStore: Sendable {
     let database: Database
     let clock: any WallClock
+    /// Bumped when an app is deleted: cached token checks hold its logins.
+    let generation: GrantGeneration?
 
     /// Registers an app and returns it with its client secret, which is not stored in clear and
     /// cannot be shown again.
-    public func create(name: String, redirectURIs: [String], isConfidential: Bool) async throws -> (
-        app: AppRecord, secret: String
-    ) {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 100 else { throw AppError.invalid("The app name must be 1 to 100 characters.") }
-        var uris: [String] = []
-        for uri in redirectURIs {
-            try RedirectURIPolicy.validateForRegistration(uri)
-            if !uris.contains(uri) { uris.append(uri) }
-        }
+    ///
+    /// - Parameters:
+    ///   - ownerID: the person who made it on `/developers`, or `nil` for an operator's app.
+    ///   - mayPublish: whether it may ask for `publish_actions`.
+    public func create(
+        name: String, redirectURIs: [String], isConfidential: Bool, ownerID: String? = nil, mayPublish: Bool = true
+    ) async throws -> (app: AppRecord, secret: String) {
+        let name = try Self.checkedName(name)
+        let uris = try Self.checkedRedirectURIs(redirectURIs)
         let secret = Secrets.generate(byteCount: 24)
         let app = AppRecord(
             id: Secrets.numericID(), name: name, isConfidential: isConfidential, redirectURIs: uris,
-            secretHash: Secrets.hash(secret), createdAt: clock.now)
+            secretHash: Secrets.hash(secret), createdAt: clock.now, ownerID: ownerID, mayPublish: mayPublish)
         try await database.write { sql in
             try await sql.raw(
                 """
-                INSERT INTO apps (id, name, secret_hash, is_confidential, created_at)
-                VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.secretHash), \(bind: app.isConfidential ? 1 : 0), \(bind: app.createdAt))
+                INSERT INTO apps (id, name, secret_hash, is_confidential, created_at, owner_id, may_publish)
+                VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.secretHash), \(bind: app.isConfidential ? 1 : 0), \(bind: app.createdAt),
+                    \(bind: ownerID), \(bind: mayPublish ? 1 : 0))
                 """
             ).run()
             for uri in app.redirectURIs {
@@ -34,6 +36,23 @@ public struct AppStore: Sendable {
             }
         }
         return (app, secret)
+    }
+
+    /// An app's name as stored: trimmed, 1 to 100 characters.
+    static func checkedName(_ name: String) throws(AppError) -> String {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.count <= 100 else { throw .invalid("The app name must be 1 to 100 characters.") }
+        return name
+    }
+
+    /// Redirect URIs as stored: each checked by ``RedirectURIPolicy``, duplicates dropped.
+    static func checkedRedirectURIs(_ redirectURIs: [String]) throws(AppError) -> [String] {
+        var uris: [String] = []
+        for uri in redirectURIs {
+            try RedirectURIPolicy.validateForRegistration(uri)
+            if !uris.contains(uri) { uris.append(uri) }
+        }
+        return uris
     }
 
     /// Registers an app the platform itself ships (the sample app) with a known id and secret, or
@@ -89,7 +108,9 @@ extension AppRecord {
         self.init(
             id: row.id, name: row.name, isConfidential: row.isConfidential != 0, redirectURIs: redirectURIs,
             secretHash: row.secretHash, createdAt: row.createdAt, deauthorizeCallbackURL: row.deauthorizeCallbackUrl,
-            dataDeletionCallbackURL: row.dataDeletionCallbackUrl, sealedSigningSecret: row.sealedSigningSecret)
+            dataDeletionCallbackURL: row.dataDeletionCallbackUrl, sealedSigningSecret: row.sealedSigningSecret, ownerID: row.ownerId,
+            mayPublish: row.mayPublish != 0, previousSecretHash: row.previousSecretHash,
+            previousSecretExpiresAt: row.previousSecretExpiresAt)
     }
 }
 

@@ -326,5 +326,20 @@ enum Schema {
                 "CREATE INDEX password_resets_by_user ON password_resets (user_id)",
             ]
         },
+        Migration(version: 11, name: "developer pages and administrators: app owners, secret rotation, suspension") { _ in
+            [
+                // Who made an app on /developers (NULL for apps made with `kinship apps create`, and
+                // for apps whose owner deleted their account: administrators look after those).
+                "ALTER TABLE apps ADD COLUMN owner_id TEXT REFERENCES users(id) ON DELETE SET NULL",
+                "CREATE INDEX apps_by_owner ON apps (owner_id)",
+                // After a rotation the old secret keeps working until `previous_secret_expires_at`.
+                "ALTER TABLE apps ADD COLUMN previous_secret_hash TEXT",
+                "ALTER TABLE apps ADD COLUMN previous_secret_expires_at BIGINT",
+                // Whether the app may ask for publish_actions; apps registered before could.
+                "ALTER TABLE apps ADD COLUMN may_publish INTEGER NOT NULL DEFAULT 1",
+                "ALTER TABLE users ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE users ADD COLUMN suspended_at BIGINT",
+            ]
+        },
     ]
 }

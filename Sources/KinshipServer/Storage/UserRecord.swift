@@ -18,6 +18,13 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var createdAt: Int
     /// 1 when the person lets others find them by typing their exact email address, else 0.
     var findableByEmail: Int
+    /// 1 for the platform's administrators, who see every app and person at `/admin`.
+    var adminFlag: Int = 0
+    /// When an administrator suspended the account; `nil` while it is not suspended.
+    public var suspendedAt: Int? = nil
+
+    /// Whether the person is one of the platform's administrators.
+    public var isAdmin: Bool { adminFlag != 0 }
 
     /// Whether others may find the person by typing their exact email address (off unless they
     /// turn it on: an address someone knows must not reveal a name and an id by itself).
@@ -28,5 +35,6 @@ public struct UserRecord: Codable, Sendable, Equatable {
         case id, name, username, email, gender, locale, birthday, hometown, location
         case firstName = "first_name", middleName = "middle_name", lastName = "last_name", passwordHash = "password_hash"
         case passwordChangedAt = "password_changed_at", createdAt = "created_at", findableByEmail = "findable_by_email"
+        case adminFlag = "is_admin", suspendedAt = "suspended_at"
     }
 }

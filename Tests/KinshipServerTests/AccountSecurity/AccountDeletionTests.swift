@@ -16,6 +16,8 @@ struct AccountDeletionTests {
                 let lin = try await server.makeUser(name: "Lin Wei", email: "lin@example.com", username: "lin")
                 _ = try await server.makeUser(name: "Grace Hopper", email: "grace@example.com", username: "grace")
                 try await server.platform.friends.befriend(ada.id, lin.id)
+                let (made, _) = try await server.platform.apps.create(
+                    name: "Ada's Notes", redirectURIs: [loopbackRedirect], isConfidential: false, ownerID: ada.id)
                 let token = try await server.logInAndGetToken(app, scope: [.publishActions])
                 #expect(try await server.graph("/me/feed", token: token, method: .post, form: ["message": "Hello"]).0 == .ok)
                 let browser = server.browser()
@@ -27,6 +29,7 @@ struct AccountDeletionTests {
 
                 let explanation = try await browser.get("/account/delete")
                 #expect(explanation.body.contains("your friendship and every friend request") && explanation.body.contains("Demo"))
+                #expect(explanation.body.contains("the apps you made (Ada&#39;s Notes) stay") || explanation.body.contains("the apps you made (Ada's Notes) stay"))
                 let csrf = try #require(explanation.csrfToken)
                 let wrong = try await browser.post("/account/delete", form: ["csrf_token": csrf, "password": "not it"])
                 #expect(wrong.status == .unauthorized)
@@ -38,6 +41,8 @@ struct AccountDeletionTests {
                 #expect(try await browser.get("/account").location?.hasPrefix("/login") == true)
                 #expect((try await server.graph("/me", token: token).1["error"] as? [String: Any])?["code"] as? Int == 190)
                 #expect(try await server.platform.friends.friendIDs(of: lin.id).isEmpty)
+                let kept = try await server.platform.apps.find(id: made.id)
+                #expect(kept != nil && kept?.ownerID == nil, "the apps the person made stay, for the administrators")
                 #expect(try await server.platform.database.read { sql in
                     try await sql.raw("SELECT COUNT(*) AS n FROM friend_requests").first(decodingColumn: "n", as: Int.self)
                 } == 0)

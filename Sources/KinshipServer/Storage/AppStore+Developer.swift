@@ -1,0 +1,86 @@
+import SQLKit
+
+extension AppStore {
+    /// The apps a person made on `/developers`, oldest first.
+    public func owned(by userID: String) async throws -> [AppRecord] {
+        try await list().filter { $0.ownerID == userID }
+    }
+
+    /// What a developer may change about an app.
+    public struct Settings: Sendable {
+        public var name: String
+        public var isConfidential: Bool
+        public var redirectURIs: [String]
+        public var mayPublish: Bool
+
+        public init(name: String, isConfidential: Bool, redirectURIs: [String], mayPublish: Bool) {
+            self.name = name
+            self.isConfidential = isConfidential
+            self.redirectURIs = redirectURIs
+            self.mayPublish = mayPublish
+        }
+    }
+
+    /// Replaces an app's name, type, redirect URIs and publish right, in one transaction.
+    ///
+    /// - Throws: ``AppError/invalid(_:)`` for a bad name or redirect URI, or an app that is gone.
+    public func update(appID: String, _ settings: Settings) async throws {
+        let name = try Self.checkedName(settings.name)
+        let uris = try Self.checkedRedirectURIs(settings.redirectURIs)
+        try await database.write { sql in
+            guard
+                try await sql.raw(
+                    """
+                    UPDATE apps SET name = \(bind: name), is_confidential = \(bind: settings.isConfidential ? 1 : 0),
+                        may_publish = \(bind: settings.mayPublish ? 1 : 0)
+                    WHERE id = \(bind: appID) RETURNING id
+                    """
+                ).first() != nil
+            else { throw AppError.invalid("No app has the client id \(appID).") }
+            try await sql.raw("DELETE FROM app_redirect_uris WHERE app_id = \(bind: appID)").run()
+            for uri in uris {
+                try await sql.raw("INSERT INTO app_redirect_uris (app_id, uri) VALUES (\(bind: appID), \(bind: uri))").run()
+            }
+        }
+    }
+
+    /// Gives an app a new client secret and returns it (the only clear copy). The secret it had
+    /// keeps working for `graceSeconds` (0: it stops at once); a secret from an earlier rotation
+    /// stops now, whatever was left of its grace.
+    public func rotateSecret(appID: String, graceSeconds: Int) async throws -> String {
+        precondition(graceSeconds >= 0, "a grace period is not negative")
+        let secret = Secrets.generate(byteCount: 24)
+        let now = clock.now
+        try await database.write { sql in
+            guard
+                try await sql.raw(
+                    """
+                    UPDATE apps SET previous_secret_hash = \(unsafeRaw: graceSeconds > 0 ? "secret_hash" : "NULL"),
+                        previous_secret_expires_at = \(bind: graceSeconds > 0 ? now + graceSeconds : nil),
+                        secret_hash = \(bind: Secrets.hash(secret))
+                    WHERE id = \(bind: appID) RETURNING id
+                    """
+                ).first() != nil
+            else { throw AppError.invalid("No app has the client id \(appID).") }
+        }
+        return secret
+    }
+
+    /// Deletes an app: its logins, every token of them, its codes and device logins and its
+    /// callbacks go with it in one transaction, so every token stops at once.
+    /// - Returns: whether there was such an app.
+    public func delete(appID: String) async throws -> Bool {
+        try await generation.changing { try await database.write { sql in
+            try await sql.raw("DELETE FROM apps WHERE id = \(bind: appID) RETURNING id").first() != nil
+        } }
+    }
+
+    /// How many people have the app now (logins not removed).
+    public func userCount(appID: String) async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw(
+                "SELECT COUNT(*) AS people FROM authorizations WHERE app_id = \(bind: appID) AND revoked_at IS NULL"
+            ).first(decodingColumn: "people", as: Int.self) ?? 0
+        }
+    }
+}
