@@ -38,7 +38,9 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try storage.location()
         let backup = try await Database.backUp(location, to: file, logger: Logger(label: "kinship.backup"))
+        // Database.backUp copies SQLite only; a PostgreSQL location was refused above with pg_dump advice.
+        guard case .sqlite(let databasePath) = location else { return }
         try JSONOutput.print(
-            Summary(path: backup.path, bytes: backup.bytes, integrityCheck: "ok", secretFileToKeep: storage.database + "-secret"))
+            Summary(path: backup.path, bytes: backup.bytes, integrityCheck: "ok", secretFileToKeep: databasePath + "-secret"))
     }
 }

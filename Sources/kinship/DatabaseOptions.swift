@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KinshipServer
 import Logging
 
@@ -7,14 +8,22 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "An SQLite file path, or a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL.",
-            discussion: "The SQLite file and its schema are created on first use.",
+            "An SQLite file path, or a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL (default: kinship.sqlite).",
+            discussion: "Or set KINSHIP_DATABASE, which keeps a PostgreSQL password off the command line. The SQLite file and its "
+                + "schema are created on first use.",
             valueName: "path-or-url"))
-    var database: String = "kinship.sqlite"
+    var database: String?
 
-    func location() throws -> DatabaseLocation {
+    /// `--database`, else `KINSHIP_DATABASE`, else `kinship.sqlite`.
+    func location(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseLocation {
+        try Self.location(parsing: database ?? environment["KINSHIP_DATABASE"] ?? Self.defaultDatabase)
+    }
+
+    static let defaultDatabase = "kinship.sqlite"
+
+    static func location(parsing text: String) throws -> DatabaseLocation {
         do {
-            return try DatabaseLocation(parsing: database)
+            return try DatabaseLocation(parsing: text)
         } catch {
             throw ValidationError(error.description)
         }
