@@ -48,9 +48,18 @@ extension TokenController {
             refreshToken: pair.refreshToken)
     }
 
-    /// The login a refresh token renews and its person, when the token, the login and the person's
-    /// password all still stand.
+    /// The login a refresh token renews and its person, when the person may still log in, their
+    /// password is the one the login was made with, and the token and the login still stand.
     private func checkStillValid(_ record: RefreshTokenRecord) async throws -> (Authorization, UserRecord) {
+        guard let user = try await platform.users.find(id: record.userId) else {
+            throw OAuthFailure(.invalidGrant, "The account of this login was deleted.")
+        }
+        if user.suspendedAt != nil {
+            throw OAuthFailure(.invalidGrant, "The account of this login is suspended by the platform's administrators.")
+        }
+        if user.passwordChangedAt > record.issuedAt {
+            throw OAuthFailure(.invalidGrant, "The password of this account was changed; log in again.")
+        }
         if record.revokedAt != nil {
             throw OAuthFailure(.invalidGrant, "This login was ended on the platform (its refresh token was revoked); log in again.")
         }
@@ -60,9 +69,6 @@ extension TokenController {
         guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
         else {
             throw OAuthFailure(.invalidGrant, "The app was removed from this account; log in again.")
-        }
-        guard let user = try await platform.users.find(id: record.userId), user.passwordChangedAt <= record.issuedAt else {
-            throw OAuthFailure(.invalidGrant, "The password of this account was changed; log in again.")
         }
         return (authorization, user)
     }

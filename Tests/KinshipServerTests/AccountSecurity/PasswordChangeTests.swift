@@ -54,6 +54,7 @@ struct PasswordChangeTests {
             #expect(error["code"] as? Int == 190 && error["error_subcode"] as? Int == 460)
             let (refreshStatus, refreshBody) = try await server.refresh(refreshToken, app: app)
             #expect(refreshStatus == .badRequest && refreshBody["error"] as? String == "invalid_grant")
+            #expect((refreshBody["error_description"] as? String)?.contains("password of this account was changed") == true)
 
             #expect(try await server.browser().logIn("ada").status == .unauthorized, "the old password no longer works")
             #expect(try await server.browser().logIn("ada", password: "a new password").status == .seeOther)

@@ -46,7 +46,9 @@ struct AdminPagesTests {
 
             let error = try #require(try await server.graph("/me", token: token).1["error"] as? [String: Any])
             #expect(error["code"] as? Int == 190 && error["error_subcode"] as? Int == GraphErrorCode.subcodeSuspended)
-            #expect(try await server.refresh(refreshToken, app: app).1["error"] as? String == "invalid_grant")
+            let refreshed = try await server.refresh(refreshToken, app: app).1
+            #expect(refreshed["error"] as? String == "invalid_grant")
+            #expect((refreshed["error_description"] as? String)?.contains("suspended") == true)
             #expect(try await adaBrowser.get("/account").location?.hasPrefix("/login") == true)
             let refused = try await server.browser().logIn("ada")
             #expect(refused.status == .forbidden && refused.body.contains("This account is suspended"))
