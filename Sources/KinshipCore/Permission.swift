@@ -40,6 +40,9 @@ public struct Permission: RawRepresentable, Hashable, Comparable, Codable, Senda
     public static let userPosts: Permission = "user_posts"
     /// Posting to the person's timeline on their behalf.
     public static let publishActions: Permission = "publish_actions"
+    /// Logging in to Kinship Chat (XMPP) as the person with the app's token, as Facebook Chat's
+    /// `xmpp_login` did: the chat server accepts the token as the password.
+    public static let xmppLogin: Permission = "xmpp_login"
 
     /// OpenID Connect: the app wants an id_token. A scope of the protocol, not something the person
     /// grants; see ``isProtocolScope``.

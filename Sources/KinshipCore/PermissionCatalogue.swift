@@ -37,6 +37,7 @@ public enum PermissionCatalogue {
         .init(.userHometown, kind: .read, summary: "your hometown"),
         .init(.userLocation, kind: .read, summary: "your current city"),
         .init(.userPosts, kind: .read, summary: "the posts on your timeline"),
+        .init(.xmppLogin, kind: .read, summary: "chatting with your friends as you (Kinship Chat)"),
         .init(.publishActions, kind: .publish, summary: "permission to post on your behalf"),
     ]
 

@@ -91,6 +91,10 @@ public enum KinshipApplication {
         ).addRoutes(to: router)
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector, appTokens: appTokens).addRoutes(to: router)
+        ChatAuthController(
+            inspector: inspector, sharedSecret: ChatAuthController.sharedSecret(from: configuration.secret),
+            maxFormBytes: configuration.maxFormBytes
+        ).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
         DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
             .addRoutes(to: router)

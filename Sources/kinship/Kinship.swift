@@ -17,7 +17,7 @@ struct Kinship: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, SecretCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self, LogoutCommand.self,
-            RosterCommand.self, UsersCommand.self, AppsCommand.self, KeysCommand.self, CallbacksCommand.self, BackupCommand.self,
+            RosterCommand.self, ChatCommand.self, UsersCommand.self, AppsCommand.self, KeysCommand.self, CallbacksCommand.self, BackupCommand.self,
         ]
     )
 }

@@ -11,6 +11,7 @@ struct AppForm: Sendable {
     var deauthorizeURL = ""
     var dataDeletionURL = ""
     var mayPublish = false
+    var mayChat = false
 
     init() {}
 
@@ -22,6 +23,7 @@ struct AppForm: Sendable {
         deauthorizeURL = (form["deauthorize_url"] ?? "").trimmingCharacters(in: .whitespaces)
         dataDeletionURL = (form["data_deletion_url"] ?? "").trimmingCharacters(in: .whitespaces)
         mayPublish = form["may_publish"] != nil
+        mayChat = form["may_chat"] != nil
     }
 
     init(_ app: AppRecord) {
@@ -31,6 +33,7 @@ struct AppForm: Sendable {
         deauthorizeURL = app.deauthorizeCallbackURL ?? ""
         dataDeletionURL = app.dataDeletionCallbackURL ?? ""
         mayPublish = app.mayPublish
+        mayChat = app.mayChat
     }
 
     /// What is wrong with the form, by the same rules the dialog and the callbacks enforce.
@@ -50,7 +53,7 @@ struct AppForm: Sendable {
     var values: [String: Any] {
         [
             "name": name, "isConfidential": isConfidential, "redirectURIs": redirectURIs.joined(separator: "\n"),
-            "deauthorizeURL": deauthorizeURL, "dataDeletionURL": dataDeletionURL, "mayPublish": mayPublish,
+            "deauthorizeURL": deauthorizeURL, "dataDeletionURL": dataDeletionURL, "mayPublish": mayPublish, "mayChat": mayChat,
         ]
     }
 }

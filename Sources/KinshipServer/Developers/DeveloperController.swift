@@ -99,7 +99,7 @@ struct DeveloperController: Sendable {
         guard problems.isEmpty else { return try await listPage(person, form: form, problems: problems, status: .badRequest) }
         let (app, secret) = try await platform.apps.create(
             name: form.name, redirectURIs: form.redirectURIs, isConfidential: form.isConfidential, ownerID: person.user.id,
-            mayPublish: form.mayPublish)
+            mayPublish: form.mayPublish, mayChat: form.mayChat)
         var shown = ["client": secret]
         if let signing = try await applyCallbacks(form, to: app.id) { shown["signing"] = signing }
         context.logger.info("App created on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
@@ -117,7 +117,9 @@ struct DeveloperController: Sendable {
         }
         try await platform.apps.update(
             appID: app.id,
-            .init(name: form.name, isConfidential: form.isConfidential, redirectURIs: form.redirectURIs, mayPublish: form.mayPublish))
+            .init(
+                name: form.name, isConfidential: form.isConfidential, redirectURIs: form.redirectURIs, mayPublish: form.mayPublish,
+                mayChat: form.mayChat))
         let signing = try await applyCallbacks(form, to: app.id)
         context.logger.info("App changed on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
         guard let signing, let changed = try await platform.apps.find(id: app.id) else {

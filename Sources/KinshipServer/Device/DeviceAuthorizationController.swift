@@ -41,8 +41,8 @@ struct DeviceAuthorizationController: Sendable {
         let asked = Permission.list(fromScope: form["scope"] ?? "")
         let unknown = PermissionCatalogue.unknown(in: asked)
         guard unknown.isEmpty else { throw OAuthFailure(.invalidScope, "Invalid scopes: \(Permission.scope(of: unknown))") }
-        if asked.contains(.publishActions), !client.app.mayPublish {
-            throw OAuthFailure(.invalidScope, "publish_actions is not enabled for this app; its developer can turn it on at /developers.")
+        if let withheld = client.app.withheldPermission(in: asked) {
+            throw OAuthFailure(.invalidScope, "\(withheld.rawValue) is not enabled for this app; its developer can turn it on at /developers.")
         }
         // Counted before a code is made, so parallel requests from one address get no more than the limit.
         let limits = configuration.deviceLogin

@@ -73,9 +73,9 @@ struct DialogRequestValidator: Sendable {
             let problem = AuthorizationError(.invalidRequest, description: "code_challenge is required (PKCE with S256) for public apps")
             return .failure(.redirect(redirect(request, .error(problem, state: request.state))))
         }
-        if request.scope.contains(.publishActions), !app.mayPublish {
+        if let withheld = app.withheldPermission(in: request.scope) {
             let problem = AuthorizationError(
-                .invalidScope, description: "publish_actions is not enabled for this app; its developer can turn it on at /developers")
+                .invalidScope, description: "\(withheld.rawValue) is not enabled for this app; its developer can turn it on at /developers")
             return .failure(.redirect(redirect(request, .error(problem, state: request.state))))
         }
         return .success(Accepted(request: request, app: app))

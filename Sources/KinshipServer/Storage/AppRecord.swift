@@ -22,12 +22,20 @@ public struct AppRecord: Sendable, Equatable {
     public var ownerID: String? = nil
     /// Whether the app may ask for `publish_actions`.
     public var mayPublish: Bool = true
+    /// Whether the app may ask for `xmpp_login`.
+    public var mayChat: Bool = true
     /// The secret before the last rotation, and until when it still works.
     var previousSecretHash: String? = nil
     public var previousSecretExpiresAt: Int? = nil
 
     /// The custom scheme redirect every app may use without registering it.
     public var customSchemeRedirectURI: String { "kinship\(id)://authorize" }
+
+    /// The first permission of `scope` the app may not ask for (`publish_actions`, `xmpp_login`
+    /// unless its developer allowed them), or `nil`.
+    func withheldPermission(in scope: [Permission]) -> Permission? {
+        scope.first { ($0 == .publishActions && !mayPublish) || ($0 == .xmppLogin && !mayChat) }
+    }
 
     /// The hashes of the secrets that work at `now`: the current one, and the one before the last
     /// rotation during its grace period.
@@ -54,6 +62,7 @@ struct AppRow: Decodable {
     var sealedSigningSecret: String?
     var ownerId: String?
     var mayPublish: Int
+    var mayChat: Int
     var previousSecretHash: String?
     var previousSecretExpiresAt: Int?
 }

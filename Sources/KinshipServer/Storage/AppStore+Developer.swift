@@ -12,16 +12,19 @@ extension AppStore {
         public var isConfidential: Bool
         public var redirectURIs: [String]
         public var mayPublish: Bool
+        public var mayChat: Bool
 
-        public init(name: String, isConfidential: Bool, redirectURIs: [String], mayPublish: Bool) {
+        public init(name: String, isConfidential: Bool, redirectURIs: [String], mayPublish: Bool, mayChat: Bool) {
             self.name = name
             self.isConfidential = isConfidential
             self.redirectURIs = redirectURIs
             self.mayPublish = mayPublish
+            self.mayChat = mayChat
         }
     }
 
-    /// Replaces an app's name, type, redirect URIs and publish right, in one transaction.
+    /// Replaces an app's name, type, redirect URIs and rights to ask for posting and chat, in one
+    /// transaction.
     ///
     /// - Throws: ``AppError/invalid(_:)`` for a bad name or redirect URI, or an app that is gone.
     public func update(appID: String, _ settings: Settings) async throws {
@@ -32,7 +35,7 @@ extension AppStore {
                 try await sql.raw(
                     """
                     UPDATE apps SET name = \(bind: name), is_confidential = \(bind: settings.isConfidential ? 1 : 0),
-                        may_publish = \(bind: settings.mayPublish ? 1 : 0)
+                        may_publish = \(bind: settings.mayPublish ? 1 : 0), may_chat = \(bind: settings.mayChat ? 1 : 0)
                     WHERE id = \(bind: appID) RETURNING id
                     """
                 ).first() != nil

@@ -14,21 +14,22 @@ public struct AppStore: Sendable {
     /// - Parameters:
     ///   - ownerID: the person who made it on `/developers`, or `nil` for an operator's app.
     ///   - mayPublish: whether it may ask for `publish_actions`.
+    ///   - mayChat: whether it may ask for `xmpp_login`.
     public func create(
-        name: String, redirectURIs: [String], isConfidential: Bool, ownerID: String? = nil, mayPublish: Bool = true
+        name: String, redirectURIs: [String], isConfidential: Bool, ownerID: String? = nil, mayPublish: Bool = true, mayChat: Bool = true
     ) async throws -> (app: AppRecord, secret: String) {
         let name = try Self.checkedName(name)
         let uris = try Self.checkedRedirectURIs(redirectURIs)
         let secret = Secrets.generate(byteCount: 24)
         let app = AppRecord(
             id: Secrets.numericID(), name: name, isConfidential: isConfidential, redirectURIs: uris,
-            secretHash: Secrets.hash(secret), createdAt: clock.now, ownerID: ownerID, mayPublish: mayPublish)
+            secretHash: Secrets.hash(secret), createdAt: clock.now, ownerID: ownerID, mayPublish: mayPublish, mayChat: mayChat)
         try await database.write { sql in
             try await sql.raw(
                 """
-                INSERT INTO apps (id, name, secret_hash, is_confidential, created_at, owner_id, may_publish)
+                INSERT INTO apps (id, name, secret_hash, is_confidential, created_at, owner_id, may_publish, may_chat)
                 VALUES (\(bind: app.id), \(bind: app.name), \(bind: app.secretHash), \(bind: app.isConfidential ? 1 : 0), \(bind: app.createdAt),
-                    \(bind: ownerID), \(bind: mayPublish ? 1 : 0))
+                    \(bind: ownerID), \(bind: mayPublish ? 1 : 0), \(bind: mayChat ? 1 : 0))
                 """
             ).run()
             for uri in app.redirectURIs {
@@ -109,7 +110,7 @@ extension AppRecord {
             id: row.id, name: row.name, isConfidential: row.isConfidential != 0, redirectURIs: redirectURIs,
             secretHash: row.secretHash, createdAt: row.createdAt, deauthorizeCallbackURL: row.deauthorizeCallbackUrl,
             dataDeletionCallbackURL: row.dataDeletionCallbackUrl, sealedSigningSecret: row.sealedSigningSecret, ownerID: row.ownerId,
-            mayPublish: row.mayPublish != 0, previousSecretHash: row.previousSecretHash,
+            mayPublish: row.mayPublish != 0, mayChat: row.mayChat != 0, previousSecretHash: row.previousSecretHash,
             previousSecretExpiresAt: row.previousSecretExpiresAt)
     }
 }

@@ -341,5 +341,10 @@ enum Schema {
                 "ALTER TABLE users ADD COLUMN suspended_at BIGINT",
             ]
         },
+        Migration(version: 12, name: "Kinship Chat: whether an app may ask for xmpp_login") { _ in
+            // Apps registered before, by an operator, could ask for every permission; apps made on
+            // /developers ask for chat only when their developer ticks it.
+            ["ALTER TABLE apps ADD COLUMN may_chat INTEGER NOT NULL DEFAULT 1"]
+        },
     ]
 }

@@ -1,0 +1,64 @@
+import HTTPTypes
+import Hummingbird
+import KinshipCore
+import Logging
+
+/// `POST /chat/auth`: the chat server asks whether a password typed at its login is a Kinship access
+/// token that may log in to chat as the person the address names. Prosody's `mod_auth_kinship`
+/// (in this repository, written out by `kinship chat config`) calls it for every chat login.
+///
+/// The call carries the secret shared by the two (``sharedSecret(from:)``, never an app's secret)
+/// as a bearer token. A token may log in when it is valid now, belongs to the person the chat
+/// address names, and was granted `xmpp_login`; every other answer is a refusal with its reason.
+struct ChatAuthController: Sendable {
+    let inspector: TokenInspector
+    let sharedSecret: String
+    let maxFormBytes: Int
+
+    /// The secret the chat server presents, derived from the server secret: every process of a
+    /// deployment knows it, and `kinship chat config` writes it into Prosody's configuration.
+    static func sharedSecret(from secret: ServerSecret) -> String {
+        secret.secret(for: "chat server")
+    }
+
+    private struct Answer: Encodable {
+        let allowed: Bool
+        let reason: String?
+    }
+
+    func addRoutes(to router: Router<KinshipRequestContext>) {
+        router.post("/chat/auth") { request, context in try await check(request, context) }
+    }
+
+    private func check(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        guard ConstantTime.equals(presented, sharedSecret) else {
+            context.logger.warning("Chat login check refused: the chat server's secret is wrong or missing")
+            return JSONResponse.make(Answer(allowed: false, reason: "The chat server's shared secret is wrong; run kinship chat config again."),
+                status: .unauthorized)
+        }
+        let form: FormParameters
+        do {
+            form = try await FormReader.read(request, limit: maxFormBytes)
+        } catch {
+            return JSONResponse.make(Answer(allowed: false, reason: "Send user and token as a form."), status: .badRequest)
+        }
+        guard let user = form["user"], !user.isEmpty, let token = form["token"], !token.isEmpty else {
+            return JSONResponse.make(Answer(allowed: false, reason: "Send user and token as a form."), status: .badRequest)
+        }
+        let refusal: String
+        switch try await inspector.inspect(token) {
+        case .failure(let problem):
+            refusal = problem.message
+        case .success(let grant) where grant.user.id != user:
+            refusal = "The token belongs to another person."
+        case .success(let grant) where !grant.authorization.granted.contains(.xmppLogin):
+            refusal = "The token was not granted xmpp_login: log in to the app again and allow chat."
+        case .success:
+            context.logger.info("Chat login allowed", metadata: ["user.id": "\(user)"])
+            return JSONResponse.make(Answer(allowed: true, reason: nil))
+        }
+        context.logger.info("Chat login refused", metadata: ["user.id": "\(user)", "reason": "\(refusal)"])
+        return JSONResponse.make(Answer(allowed: false, reason: refusal), status: .forbidden)
+    }
+}

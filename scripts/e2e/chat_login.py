@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Logging in to Kinship Chat with a Kinship access token, on a real Prosody 0.12.
+
+`kinship chat config` writes the Prosody configuration and mod_auth_kinship; Debian's Prosody runs
+it; slixmpp (a client nobody here wrote) logs in as USERID@kinship.test with a token as the
+password, over TLS. Checked: a token granted xmpp_login logs in; another person's token, a token
+without xmpp_login, a revoked token and a made-up one are refused with not-authorized; /chat/auth
+refuses a caller without the shared secret; eight logins at once are each answered (the check does
+not block Prosody while Kinship answers).
+
+    chat_login.py --kinship PATH [--database URL]
+"""
+import argparse
+import asyncio
+import json
+import os
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import slixmpp
+
+from kinship_e2e import Checks, admin, demo_credentials, fresh_postgres, free_port, log_in, start_server, stop
+
+check = Checks()
+DOMAIN = "kinship.test"
+
+
+class Login(slixmpp.ClientXMPP):
+    """One login attempt: `outcome` is "session" or "not-authorized" (or what went wrong)."""
+
+    def __init__(self, jid, password, cafile):
+        super().__init__(jid, password)
+        self.outcome = None
+        self.ca_certs = cafile
+        self.add_event_handler("session_start", self.started)
+        self.add_event_handler("failed_auth", self.failed)
+
+    async def started(self, _):
+        self.outcome = "session"
+        self.disconnect()
+
+    def failed(self, failure):
+        self.outcome = failure["condition"] if hasattr(failure, "__getitem__") else "failed"
+        self.disconnect()
+
+
+async def attempt(port, jid, password, cafile):
+    login = Login(jid, password, cafile)
+    login.connect("127.0.0.1", port)
+    try:
+        await asyncio.wait_for(login.disconnected, timeout=20)
+    except asyncio.TimeoutError:
+        login.abort()
+        return "timed out"
+    return login.outcome
+
+
+def logins(port, cafile, *attempts):
+    async def run():
+        return await asyncio.gather(*(attempt(port, jid, password, cafile) for jid, password in attempts))
+    return asyncio.run(run())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kinship", required=True)
+    parser.add_argument("--database")
+    options = parser.parse_args()
+    kinship = os.path.abspath(options.kinship)
+    folder = tempfile.mkdtemp(prefix="kinship-chat-")
+    engine = "PostgreSQL" if options.database else "SQLite"
+    database = fresh_postgres(options.database, "kinship_chat") if options.database else os.path.join(folder, "kinship.sqlite")
+    process, base, banner = start_server(kinship, database, folder, extra=["--bcrypt-cost", "4"])
+    prosody = None
+    try:
+        client_id, _ = demo_credentials(banner)
+        people = {person["email"]: person["id"] for person in json.loads(admin(kinship, database, "users", "list")[1])["data"]}
+        ada, grace, alan = people["ada@example.com"], people["grace@example.com"], people["alan@example.com"]
+        chat = log_in(base, client_id, "ada@example.com", "kinship-demo", "public_profile,xmpp_login")["access_token"]
+        # Permissions belong to a person's login to an app, not to one token: someone who never
+        # granted xmpp_login to the app.
+        plain = log_in(base, client_id, "alan@example.com", "kinship-demo", "public_profile")["access_token"]
+        grace_chat = log_in(base, client_id, "grace@example.com", "kinship-demo", "public_profile,xmpp_login")["access_token"]
+
+        print(f"==> {engine}: Prosody configured by kinship chat config", flush=True)
+        certificate, key = os.path.join(folder, "chat.crt"), os.path.join(folder, "chat.key")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={DOMAIN}",
+                        "-addext", f"subjectAltName=DNS:{DOMAIN}", "-keyout", key, "-out", certificate], check=True, capture_output=True)
+        port = free_port()
+        out = os.path.join(folder, "prosody")
+        code, written, error = admin(kinship, database, "chat", "config", "--out", out, "--domain", DOMAIN, "--kinship-url", base,
+                                     "--port", str(port), "--certificate", certificate, "--key", key,
+                                     *(["--secret-file", secret_file(folder, kinship, database)] if options.database else []))
+        check("kinship chat config writes the configuration", code == 0, error)
+        config = json.loads(written)["config"]
+        check("the configuration is private to its owner (it holds the shared secret)", oct(os.stat(config).st_mode & 0o777) == "0o600")
+        with open(config) as file:
+            text = file.read()
+        # This test runs as root and keeps Prosody's data in its own folder.
+        with open(config, "w") as file:
+            file.write(f'run_as_root = true\ndata_path = "{out}"\npidfile = "{out}/prosody.pid"\n'
+                       f'log = {{ info = "{out}/prosody.log" }}\n' + text)
+        prosody = subprocess.Popen(["prosody", "--config", config, "-F"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                __import__("socket").create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+
+        print(f"==> {engine}: logging in to chat with Kinship tokens (slixmpp)", flush=True)
+        outcomes = logins(port, certificate,
+                          (f"{ada}@{DOMAIN}/test", chat), (f"{grace}@{DOMAIN}/test", chat), (f"{alan}@{DOMAIN}/test", plain),
+                          (f"{ada}@{DOMAIN}/test", "kat_made-up-token-that-was-never-issued"))
+        check("a token granted xmpp_login logs in as its person", outcomes[0] == "session", outcomes)
+        check("someone else's token is refused", outcomes[1] == "not-authorized", outcomes)
+        check("a token without xmpp_login is refused", outcomes[2] == "not-authorized", outcomes)
+        check("a token Kinship never issued is refused", outcomes[3] == "not-authorized", outcomes)
+        started = time.time()
+        many = logins(port, certificate, *([(f"{ada}@{DOMAIN}/many", chat)] * 4 + [(f"{grace}@{DOMAIN}/many", grace_chat)] * 4))
+        check("eight logins at once are all let in", many == ["session"] * 8, many)
+        print(f"    eight parallel token logins in {time.time() - started:.2f} s", flush=True)
+
+        urllib.request.urlopen(urllib.request.Request(base + "/me/permissions", method="DELETE",
+                                                      headers={"Authorization": "Bearer " + chat}), timeout=10).read()
+        check("a token of a removed app is refused", logins(port, certificate, (f"{ada}@{DOMAIN}/test", chat)) == ["not-authorized"])
+
+        try:
+            urllib.request.urlopen(base + "/chat/auth", data=urllib.parse.urlencode({"user": grace, "token": grace_chat}).encode(),
+                                   timeout=10)
+            status = 200
+        except urllib.error.HTTPError as error:
+            status = error.code
+        check("/chat/auth refuses a caller without the shared secret", status == 401, status)
+        log = open(os.path.join(out, "prosody.log")).read() if os.path.exists(os.path.join(out, "prosody.log")) else ""
+        check("Prosody logged Kinship's reasons for the refusals", "not granted xmpp_login" in log and "another person" in log, log[-800:])
+    finally:
+        if prosody:
+            prosody.terminate()
+            prosody.wait(timeout=30)
+        stop(process)
+    print(f"chat login ({engine}): {len(check.results) - len(check.failed)} passed, {len(check.failed)} failed")
+    sys.exit(1 if check.failed else 0)
+
+
+def secret_file(folder, kinship, database):
+    """The secret file start_server gave a PostgreSQL server (named after the database)."""
+    from kinship_e2e import secret_file_arguments
+    return secret_file_arguments(kinship, database, folder)[1]
+
+
+if __name__ == "__main__":
+    main()
