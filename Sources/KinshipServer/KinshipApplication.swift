@@ -92,7 +92,7 @@ public enum KinshipApplication {
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector, appTokens: appTokens).addRoutes(to: router)
         ChatAuthController(
-            inspector: inspector, sharedSecret: ChatAuthController.sharedSecret(from: configuration.secret),
+            inspector: inspector, logins: ChatLogins(database: platform.database), sharedSecret: ChatAuthController.sharedSecret(from: configuration.secret),
             maxFormBytes: configuration.maxFormBytes
         ).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)

@@ -6,7 +6,8 @@ it; slixmpp (a client nobody here wrote) logs in as USERID@kinship.test with a t
 password, over TLS. Checked: a token granted xmpp_login logs in; another person's token, a token
 without xmpp_login, a revoked token and a made-up one are refused with not-authorized; /chat/auth
 refuses a caller without the shared secret; eight logins at once are each answered (the check does
-not block Prosody while Kinship answers).
+not block Prosody while Kinship answers); a live session ends within 2 s of its person taking
+xmpp_login back on the platform, and another person's session goes on.
 
     chat_login.py --kinship PATH [--database URL]
 """
@@ -59,6 +60,51 @@ async def attempt(port, jid, password, cafile):
         login.abort()
         return "timed out"
     return login.outcome
+
+
+class Stay(slixmpp.ClientXMPP):
+    """A session that stays until the server ends it; `ended_at` is when it did."""
+
+    def __init__(self, jid, password, cafile):
+        super().__init__(jid, password)
+        self.ca_certs = cafile
+        self.ready = asyncio.Event()
+        self.ended_at = None
+        self.add_event_handler("session_start", lambda _: self.ready.set())
+        self.add_event_handler("disconnected", self.ended)
+
+    def ended(self, _):
+        if self.ended_at is None:
+            self.ended_at = time.time()
+
+
+def live_sessions(port, cafile, ending, going_on, revoke):
+    """Logs `ending` and `going_on` (jid, token) in, calls `revoke`, and returns how long
+    `ending`'s session lasted after it (None if it did not end in 5 s) and whether `going_on`'s
+    session was still there 3 s later."""
+    async def run():
+        first, second = Stay(*ending, cafile), Stay(*going_on, cafile)
+        for session in (first, second):
+            session.connect("127.0.0.1", port)
+        await asyncio.wait_for(asyncio.gather(first.ready.wait(), second.ready.wait()), timeout=20)
+        revoked_at = time.time()
+        await asyncio.get_running_loop().run_in_executor(None, revoke)
+        deadline = time.time() + 5
+        while first.ended_at is None and time.time() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(max(0.0, revoked_at + 3 - time.time()))
+        lasted = first.ended_at - revoked_at if first.ended_at else None
+        going = second.ended_at is None
+        for session in (first, second):
+            session.disconnect()
+        await asyncio.sleep(0.2)
+        return lasted, going
+    return asyncio.run(run())
+
+
+def graph_delete(base, path, token):
+    urllib.request.urlopen(urllib.request.Request(base + path, method="DELETE", headers={"Authorization": "Bearer " + token}),
+                           timeout=10).read()
 
 
 def logins(port, cafile, *attempts):
@@ -128,9 +174,16 @@ def main():
         check("eight logins at once are all let in", many == ["session"] * 8, many)
         print(f"    eight parallel token logins in {time.time() - started:.2f} s", flush=True)
 
-        urllib.request.urlopen(urllib.request.Request(base + "/me/permissions", method="DELETE",
-                                                      headers={"Authorization": "Bearer " + chat}), timeout=10).read()
-        check("a token of a removed app is refused", logins(port, certificate, (f"{ada}@{DOMAIN}/test", chat)) == ["not-authorized"])
+        print(f"==> {engine}: live sessions end when their person takes xmpp_login back", flush=True)
+        lasted, going = live_sessions(port, certificate, (f"{ada}@{DOMAIN}/live", chat), (f"{grace}@{DOMAIN}/live", grace_chat),
+                                      lambda: graph_delete(base, "/me/permissions/xmpp_login", chat))
+        print(f"    the session ended {lasted:.2f} s after xmpp_login was taken back" if lasted is not None else
+              "    the session did not end", flush=True)
+        check("Ada's live session ends within 2 s of her taking xmpp_login back", lasted is not None and lasted <= 2, lasted)
+        check("Grace's live session goes on", going)
+        check("the token without xmpp_login now is refused", logins(port, certificate, (f"{ada}@{DOMAIN}/test", chat)) == ["not-authorized"])
+        graph_delete(base, "/me/permissions", grace_chat)
+        check("a token of a removed app is refused", logins(port, certificate, (f"{grace}@{DOMAIN}/test", grace_chat)) == ["not-authorized"])
 
         try:
             urllib.request.urlopen(base + "/chat/auth", data=urllib.parse.urlencode({"user": grace, "token": grace_chat}).encode(),

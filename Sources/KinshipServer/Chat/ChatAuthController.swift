@@ -12,6 +12,7 @@ import Logging
 /// address names, and was granted `xmpp_login`; every other answer is a refusal with its reason.
 struct ChatAuthController: Sendable {
     let inspector: TokenInspector
+    let logins: ChatLogins
     let sharedSecret: String
     let maxFormBytes: Int
 
@@ -26,17 +27,50 @@ struct ChatAuthController: Sendable {
         let reason: String?
     }
 
+    /// The chat logins (by token hash) that no longer stand.
+    private struct Ended: Encodable {
+        let ended: [String]
+    }
+
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/chat/auth") { request, context in try await check(request, context) }
+        router.post("/chat/logins") { request, context in try await recheck(request, context) }
+    }
+
+    /// The answer to a caller without the shared secret; `nil` for the chat server.
+    private func refuseStranger(_ request: Request, _ context: KinshipRequestContext) -> Response? {
+        let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        guard !ConstantTime.equals(presented, sharedSecret) else { return nil }
+        context.logger.warning("Chat server call refused: the shared secret is wrong or missing", metadata: ["path": "\(request.uri.path)"])
+        return JSONResponse.make(Answer(allowed: false, reason: "The chat server's shared secret is wrong; run kinship chat config again."),
+            status: .unauthorized)
+    }
+
+    /// `POST /chat/logins` with `token_hash=…` once per live chat session (at most
+    /// ``ChatLogins/batchLimit``): the chat server asks every second which sessions must end
+    /// because their person took `xmpp_login` back, removed the app, changed their password, was
+    /// suspended or deleted their account.
+    private func recheck(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
+        if let refusal = refuseStranger(request, context) { return refusal }
+        let form: FormParameters
+        do {
+            form = try await FormReader.read(request, limit: context.maxUploadSize)
+        } catch {
+            return JSONResponse.make(Answer(allowed: false, reason: "Send token_hash=… as a form."), status: .badRequest)
+        }
+        let hashes = Array(Set(form.all("token_hash")))
+        guard hashes.count <= ChatLogins.batchLimit else {
+            return JSONResponse.make(Answer(allowed: false, reason: "Ask about at most \(ChatLogins.batchLimit) logins at once."),
+                status: .badRequest)
+        }
+        let standing = try await logins.standing(hashes)
+        let ended = hashes.filter { !standing.contains($0) }.sorted()
+        if !ended.isEmpty { context.logger.info("Chat logins ended", metadata: ["chat.ended": "\(ended.count)"]) }
+        return JSONResponse.make(Ended(ended: ended))
     }
 
     private func check(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
-        guard ConstantTime.equals(presented, sharedSecret) else {
-            context.logger.warning("Chat login check refused: the chat server's secret is wrong or missing")
-            return JSONResponse.make(Answer(allowed: false, reason: "The chat server's shared secret is wrong; run kinship chat config again."),
-                status: .unauthorized)
-        }
+        if let refusal = refuseStranger(request, context) { return refusal }
         let form: FormParameters
         do {
             form = try await FormReader.read(request, limit: maxFormBytes)

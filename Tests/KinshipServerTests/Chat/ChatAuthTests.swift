@@ -61,6 +61,49 @@ struct ChatAuthTests {
         }
     }
 
+    /// Asks `/chat/logins` which of these tokens' chat logins ended; returns the status and the hashes.
+    static func ended(_ server: LiveServer, _ tokens: [String], secret: String? = nil) async throws -> (HTTPResponse.Status, Set<String>) {
+        var form = FormParameters()
+        for token in tokens { form.append("token_hash", Secrets.hash(token)) }
+        let shared = secret ?? ChatServerConfiguration.sharedSecret(from: server.configuration.secret)
+        let (status, json) = try await server.postForm("/chat/logins", form, headers: [.authorization: "Bearer " + shared])
+        return (status, Set(json["ended"] as? [String] ?? []))
+    }
+
+    @Test("the chat server learns which live logins ended: xmpp_login taken back, app removed, password changed, suspended, deleted",
+        arguments: TestEngine.enabled)
+    func endedLogins(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            let app = try await server.makeApp()
+            var tokens: [String: String] = [:]
+            var people: [String: UserRecord] = [:]
+            for name in ["kept", "ungranted", "removed", "password", "suspended", "deleted"] {
+                people[name] = try await server.makeUser(name: "Person \(name)", email: "\(name)@example.com", username: nil)
+                tokens[name] = try await server.logInAndGetToken(app, scope: [.xmppLogin], login: "\(name)@example.com")
+            }
+            let all = Array(tokens.values) + ["kat_never-issued"]
+            #expect(try await Self.ended(server, all).1 == [Secrets.hash("kat_never-issued")])
+            server.clock.advance(by: 5)
+
+            #expect(try await server.graph("/me/permissions/xmpp_login", token: tokens["ungranted"]!, method: .delete).0 == .ok)
+            #expect(try await server.graph("/me/permissions", token: tokens["removed"]!, method: .delete).0 == .ok)
+            let person = try #require(people["password"])
+            #expect(try await server.platform.users.changePassword(of: person, to: "a new password", keepingSession: "none"))
+            #expect(try await server.platform.users.suspend(userID: people["suspended"]!.id))
+            #expect(try await server.platform.users.delete(people["deleted"]!) != nil)
+            server.clock.advance(by: server.configuration.shortTokenLifetime)
+
+            let (status, ended) = try await Self.ended(server, all)
+            #expect(status == .ok)
+            #expect(ended == Set(["ungranted", "removed", "password", "suspended", "deleted"].map { Secrets.hash(tokens[$0]!) } + [
+                Secrets.hash("kat_never-issued")
+            ]), "an expired token keeps its live session")
+            #expect(try await Self.ended(server, all, secret: "wrong").0 == .unauthorized)
+            let tooMany = (0...ChatLogins.batchLimit).map { "kat_\($0)" }
+            #expect(try await Self.ended(server, tooMany).0 == .badRequest)
+        }
+    }
+
     @Test("many chat logins checked at once are each answered right", arguments: TestEngine.enabled)
     func parallel(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in

@@ -6,17 +6,24 @@
 -- session's runner), so other sessions go on while Kinship answers. Accounts, passwords and
 -- registration belong to Kinship: this provider creates, changes and lists nothing.
 --
+-- Every second the module asks Kinship (POST {kinship_url}/chat/logins) which of its live
+-- sessions' logins no longer stand — xmpp_login taken back, the app removed, the password changed,
+-- the account suspended or deleted — and closes those sessions with not-authorized. Sessions are
+-- named to Kinship by the SHA-256 of their token, never by the token.
+--
 -- Configuration (written by `kinship chat config`):
 --   authentication = "kinship"
 --   kinship_url = "http://127.0.0.1:8080"
 --   kinship_secret = "…"            -- from `kinship chat config`; never an app's secret
 --   kinship_timeout = 10            -- seconds a check may take before the login is refused
+--   kinship_recheck_interval = 1    -- seconds between two questions about the live sessions
 
 local async = require "util.async";
 local http = require "net.http";
 local json = require "util.json";
 local new_sasl = require "util.sasl".new;
 local promise = require "util.promise";
+local sha256 = require "util.hashes".sha256;
 local timer = require "util.timer";
 
 local host = module.host;
@@ -24,6 +31,9 @@ local log = module._log;
 local kinship_url = module:get_option_string("kinship_url", "http://127.0.0.1:8080"):gsub("/$", "");
 local kinship_secret = module:get_option_string("kinship_secret");
 local timeout = module:get_option_number("kinship_timeout", 10);
+local recheck_interval = module:get_option_number("kinship_recheck_interval", 1);
+-- Kinship answers about at most this many sessions per question.
+local batch_limit = 500;
 
 if not kinship_secret then
 	module:log("error", "kinship_secret is not set: run `kinship chat config` and use the configuration it writes");
@@ -89,12 +99,79 @@ function provider.delete_user()
 	return nil, "Accounts are deleted on Kinship.";
 end
 
-function provider.get_sasl_handler()
+function provider.get_sasl_handler(session)
 	return new_sasl(host, {
 		plain_test = function(_, username, token)
-			return provider.test_password(username, token), true;
+			local allowed = provider.test_password(username, token);
+			if allowed and session then
+				session.kinship_token_hash = sha256(token, true);
+			end
+			return allowed, true;
 		end;
 	});
 end
+
+-- The live sessions of this host that logged in with a Kinship token, by token hash.
+local function sessions_by_token()
+	local found = {};
+	for _, session in pairs(prosody.full_sessions) do
+		local hash = session.host == host and session.kinship_token_hash;
+		if hash then
+			found[hash] = found[hash] or {};
+			table.insert(found[hash], session);
+		end
+	end
+	return found;
+end
+
+-- Closes the sessions whose logins Kinship says ended.
+local function close_ended(by_token, body)
+	local answer = json.decode(body or "") or {};
+	for _, hash in ipairs(answer.ended or {}) do
+		for _, session in ipairs(by_token[hash] or {}) do
+			module:log("info", "Kinship ended the chat login of %s; closing its session", session.full_jid or session.username);
+			session:close({ condition = "not-authorized", text = "Your Kinship login for chat ended (the app lost xmpp_login, or the account changed)." });
+		end
+	end
+end
+
+-- One question at a time; one that got no answer in 30 s no longer holds the next back.
+local asking, asked_at, warned_at = false, 0, 0;
+module:add_timer(recheck_interval, function ()
+	if not kinship_secret or (asking and os.time() - asked_at < 30) then return recheck_interval; end
+	local by_token = sessions_by_token();
+	local hashes = {};
+	for hash in pairs(by_token) do
+		table.insert(hashes, hash);
+	end
+	if #hashes == 0 then return recheck_interval; end
+	local pending = 0;
+	for first = 1, #hashes, batch_limit do
+		local fields = {};
+		for index = first, math.min(first + batch_limit - 1, #hashes) do
+			table.insert(fields, "token_hash=" .. hashes[index]);
+		end
+		pending = pending + 1;
+		asking, asked_at = true, os.time();
+		http.request(kinship_url .. "/chat/logins", {
+			method = "POST";
+			body = table.concat(fields, "&");
+			headers = {
+				["Content-Type"] = "application/x-www-form-urlencoded";
+				["Authorization"] = "Bearer " .. kinship_secret;
+			};
+		}, function (body, code)
+			pending = pending - 1;
+			if pending == 0 then asking = false; end
+			if code == 200 then
+				close_ended(by_token, body);
+			elseif os.time() - warned_at >= 60 then
+				warned_at = os.time();
+				log("warn", "Kinship did not answer which chat logins ended (HTTP %s); live sessions go on", tostring(code));
+			end
+		end);
+	end
+	return recheck_interval;
+end);
 
 module:provides("auth", provider);
