@@ -33,7 +33,7 @@ struct SecurityController: Sendable {
             [
                 "id": session.idHash, "isThis": session.idHash == thisSession,
                 "browser": BrowserDescription.describe(userAgent: session.userAgent),
-                "since": Self.dateText(session.createdAt), "address": session.clientAddress ?? "an unknown address",
+                "since": PageDate.text(session.createdAt), "address": session.clientAddress ?? "an unknown address",
             ]
         }
         var values: [String: Any] = [
@@ -82,12 +82,5 @@ struct SecurityController: Sendable {
             return response
         }
         return AccountPages.redirect(to: "/account/security?notice=ended")
-    }
-
-    /// "24 Nov 2026, 10:45 UTC".
-    static func dateText(_ seconds: Int) -> String {
-        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(
-            Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: "en_GB"), timeZone: TimeZone(identifier: "UTC")!))
-            + " UTC"
     }
 }

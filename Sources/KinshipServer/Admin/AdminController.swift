@@ -41,7 +41,7 @@ struct AdminController: Sendable {
         let people = try await platform.users.search(search, limit: Self.peoplePerPage).map { user -> [String: Any] in
             [
                 "id": user.id, "name": user.name, "email": user.email, "isAdmin": user.isAdmin, "isSuspended": user.suspendedAt != nil,
-                "isMe": user.id == person.user.id, "joined": SecurityController.dateText(user.createdAt),
+                "isMe": user.id == person.user.id, "joined": PageDate.text(user.createdAt),
             ]
         }
         var names: [String: String] = [:]

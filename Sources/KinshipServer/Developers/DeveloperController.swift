@@ -67,7 +67,7 @@ struct DeveloperController: Sendable {
         let deliveries = try await platform.callbacks.recent(appID: app.id, limit: 20).map { delivery -> [String: Any] in
             [
                 "kind": delivery.kind == .deauthorize ? "Deauthorize" : "Data deletion", "status": delivery.status.rawValue,
-                "when": SecurityController.dateText(delivery.createdAt), "attempts": delivery.attempts,
+                "when": PageDate.text(delivery.createdAt), "attempts": delivery.attempts,
                 "answer": delivery.lastError ?? delivery.lastStatus.map { "HTTP \($0)" } ?? "",
             ]
         }
@@ -75,14 +75,14 @@ struct DeveloperController: Sendable {
             "app": [
                 "id": app.id, "name": app.name, "type": app.isConfidential ? "Confidential (keeps its secret on a server)" : "Public (an app on people's devices)",
                 "customScheme": app.customSchemeRedirectURI, "people": try await platform.apps.userCount(appID: app.id),
-                "created": SecurityController.dateText(app.createdAt),
+                "created": PageDate.text(app.createdAt),
             ] as [String: Any],
             "form": form.values, "problems": problems, "hasProblems": !problems.isEmpty,
             "deliveries": deliveries, "hasDeliveries": !deliveries.isEmpty,
             "graceChoices": Self.graceChoices.map { ["seconds": $0.seconds, "label": $0.label] },
         ]
         if let expiry = app.previousSecretExpiresAt, expiry > platform.clock.now {
-            values["previousSecretUntil"] = SecurityController.dateText(expiry)
+            values["previousSecretUntil"] = PageDate.text(expiry)
         }
         if let secret = shownSecrets["client"] { values["newClientSecret"] = secret }
         if let secret = shownSecrets["signing"] { values["newSigningSecret"] = secret }

@@ -61,7 +61,8 @@ struct CallbackDeliveryTests {
         arguments: TestEngine.enabled)
     func retries(engine: TestEngine) async throws {
         try await withLiveServer(engine, configure: Self.fastDelivery) { server in
-            let port = try await closedPort()
+            let reserved = try ReservedPort()
+            let port = reserved.port
             let (app, _) = try await makeAppWithCallbacks(server, baseURL: "http://127.0.0.1:\(port)")
             let first = try await makePersonUsing(app, server, number: 1)
             #expect(try await server.graph("/me/permissions", token: first.token, method: .delete).0 == .ok)
@@ -71,6 +72,7 @@ struct CallbackDeliveryTests {
             #expect(refused.lastError == "The app's server could not be reached: the connection was refused.", "\(refused.lastError ?? "")")
             #expect(refused.nextAttemptAt == server.clock.now + 30)
 
+            reserved.release()
             try await withCallbackReceiver(port: port) { receiver in
                 receiver.answerNext(.status(.serviceUnavailable))
                 server.clock.advance(by: 30)
@@ -98,7 +100,9 @@ struct CallbackDeliveryTests {
 
     @Test("a callback left by a stopped server is delivered by the next one on the same database", arguments: TestEngine.enabled)
     func survivesRestart(engine: TestEngine) async throws {
-        let port = try await closedPort()
+        // Held, refusing connections, until the receiver takes it: another test cannot take it meanwhile.
+        let reserved = try ReservedPort()
+        let port = reserved.port
         try await withLiveServer(engine, configure: { $0.callbacks.pollInterval = 3_600 }) { server in
             let (app, signingSecret) = try await makeAppWithCallbacks(server, baseURL: "http://127.0.0.1:\(port)")
             let person = try await makePersonUsing(app, server, number: 1)
@@ -106,6 +110,7 @@ struct CallbackDeliveryTests {
                 #expect(try await first.graph("/me/permissions", token: person.token, method: .delete).0 == .ok)
                 #expect(await eventually { (try? await callbacks(of: person.user.id, server.platform).first?.lastError) != nil })
             }
+            reserved.release()
             try await withCallbackReceiver(port: port) { receiver in
                 try await withSecondProcess(of: server, configure: Self.fastDelivery) { (_: LiveServer) async throws in
                     server.clock.advance(by: 30)

@@ -19,11 +19,6 @@ func makePersonUsing(_ app: TestApp, _ server: LiveServer, number: Int) async th
     return (user, try await server.logInAndGetToken(app, scope: [], login: email))
 }
 
-/// A port on 127.0.0.1 that nothing listens on (one a receiver had a moment ago).
-func closedPort() async throws -> Int {
-    try await withCallbackReceiver { $0.port }
-}
-
 /// The callbacks of the outbox about `userID`, newest first.
 func callbacks(of userID: String, _ platform: Platform) async throws -> [CallbackDelivery] {
     try await platform.callbacks.recent(limit: 1000).filter { $0.userId == userID }
