@@ -44,15 +44,17 @@ struct AdminController: Sendable {
                 "isMe": user.id == person.user.id, "joined": PageDate.text(user.createdAt),
             ]
         }
+        let all = try await platform.apps.list()
+        let counts = try await platform.apps.userCounts(appIDs: all.map(\.id))
         var names: [String: String] = [:]
         var apps: [[String: Any]] = []
-        for app in try await platform.apps.list() {
+        for app in all {
             var owner = "an operator (kinship apps create)"
             if let ownerID = app.ownerID {
                 if names[ownerID] == nil { names[ownerID] = try await platform.users.find(id: ownerID)?.name }
                 owner = names[ownerID] ?? ownerID
             }
-            apps.append(["id": app.id, "name": app.name, "owner": owner, "people": try await platform.apps.userCount(appID: app.id)])
+            apps.append(["id": app.id, "name": app.name, "owner": owner, "people": counts[app.id] ?? 0])
         }
         return account.page(
             "admin", title: "Administration", section: "admin", person: person,

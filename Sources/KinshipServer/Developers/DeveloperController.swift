@@ -47,12 +47,10 @@ struct DeveloperController: Sendable {
     private func listPage(_ person: SignedIn, form: AppForm, problems: [String], status: HTTPResponse.Status, notice: String? = nil)
         async throws -> Response
     {
-        var apps: [[String: Any]] = []
-        for app in try await platform.apps.owned(by: person.user.id) {
-            apps.append([
-                "id": app.id, "name": app.name, "type": app.isConfidential ? "Confidential" : "Public",
-                "people": try await platform.apps.userCount(appID: app.id),
-            ])
+        let owned = try await platform.apps.owned(by: person.user.id)
+        let people = try await platform.apps.userCounts(appIDs: owned.map(\.id))
+        let apps = owned.map { app -> [String: Any] in
+            ["id": app.id, "name": app.name, "type": app.isConfidential ? "Confidential" : "Public", "people": people[app.id] ?? 0]
         }
         return account.page(
             "developers", title: "Your apps", section: "developers", person: person,
@@ -101,9 +99,9 @@ struct DeveloperController: Sendable {
             name: form.name, redirectURIs: form.redirectURIs, isConfidential: form.isConfidential, ownerID: person.user.id,
             mayPublish: form.mayPublish, mayChat: form.mayChat)
         var shown = ["client": secret]
-        if let signing = try await applyCallbacks(form, to: app.id) { shown["signing"] = signing }
+        let (created, signing) = try await applyCallbacks(form, to: app)
+        if let signing { shown["signing"] = signing }
         context.logger.info("App created on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
-        let created = try await platform.apps.find(id: app.id) ?? app
         return try await appPage(person, created, form: AppForm(created), problems: [],
             notice: "Your app is made. Copy its client secret now: it is shown only this once.", status: .ok, shownSecrets: shown)
     }
@@ -120,9 +118,9 @@ struct DeveloperController: Sendable {
             .init(
                 name: form.name, isConfidential: form.isConfidential, redirectURIs: form.redirectURIs, mayPublish: form.mayPublish,
                 mayChat: form.mayChat))
-        let signing = try await applyCallbacks(form, to: app.id)
+        let (changed, signing) = try await applyCallbacks(form, to: app)
         context.logger.info("App changed on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
-        guard let signing, let changed = try await platform.apps.find(id: app.id) else {
+        guard let signing else {
             return AccountPages.redirect(to: "/developers/apps/\(app.id)?notice=saved")
         }
         return try await appPage(person, changed, form: AppForm(changed), problems: [],
@@ -130,14 +128,14 @@ struct DeveloperController: Sendable {
             shownSecrets: ["signing": signing])
     }
 
-    /// Sets the callback URLs the form names (removing those left empty); returns the signing
-    /// secret when one was made, the only time it is shown.
-    private func applyCallbacks(_ form: AppForm, to appID: String) async throws -> String? {
-        let current = try await platform.apps.find(id: appID)
+    /// Sets the callback URLs the form names (removing those left empty) on `app` as it was
+    /// before the form; returns the app as it is now and the signing secret when one was made, the
+    /// only time it is shown.
+    private func applyCallbacks(_ form: AppForm, to app: AppRecord) async throws -> (AppRecord, signingSecret: String?) {
         let wanted = (form.deauthorizeURL, form.dataDeletionURL)
-        guard current?.deauthorizeCallbackURL ?? "" != wanted.0 || current?.dataDeletionCallbackURL ?? "" != wanted.1 else { return nil }
-        if current?.sealedSigningSecret == nil, wanted.0.isEmpty, wanted.1.isEmpty { return nil }
-        return try await callbackSettings.update(appID: appID, .init(deauthorizeURL: wanted.0, dataDeletionURL: wanted.1)).signingSecret
+        let unchanged = app.deauthorizeCallbackURL ?? "" == wanted.0 && app.dataDeletionCallbackURL ?? "" == wanted.1
+        guard !unchanged else { return (try await platform.apps.find(id: app.id) ?? app, nil) }
+        return try await callbackSettings.update(appID: app.id, .init(deauthorizeURL: wanted.0, dataDeletionURL: wanted.1))
     }
 
     private func rotateSecret(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -35,7 +38,23 @@ struct SMTPClient: Sendable {
         } catch let error as SMTPError {
             throw error
         } catch {
-            throw .connection(String(describing: error))
+            throw .connection(Self.explanation(of: error, settings: settings))
+        }
+    }
+
+    /// What went wrong with the connection, in words rather than a library's error.
+    private static func explanation(of error: any Error, settings: SMTPSettings) -> String {
+        let place = "\(settings.host):\(settings.port)"
+        switch error {
+        case is NIOSSLError, is BoringSSLError:
+            return "the TLS handshake with \(place) failed: its certificate is not trusted or does not name \(settings.host)"
+                + (settings.trustedCertificatesFile == nil ? "; a private CA goes in --smtp-ca-file" : "")
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return "nothing accepts connections at \(place)"
+        case is NIOConnectionError, is IOError, is ChannelError:
+            return "no connection to \(place) could be made"
+        default:
+            return "the connection to \(place) failed"
         }
     }
 
@@ -91,7 +110,11 @@ struct SMTPClient: Sendable {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .fullVerification
         if let file = settings.trustedCertificatesFile {
-            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+            do {
+                configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+            } catch {
+                throw SMTPError.connection("the certificates in \(file) (--smtp-ca-file) cannot be read as PEM")
+            }
         }
         return try NIOSSLContext(configuration: configuration)
     }

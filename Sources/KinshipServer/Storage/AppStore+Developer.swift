@@ -3,7 +3,17 @@ import SQLKit
 extension AppStore {
     /// The apps a person made on `/developers`, oldest first.
     public func owned(by userID: String) async throws -> [AppRecord] {
-        try await list().filter { $0.ownerID == userID }
+        try await database.read { sql in
+            let rows = try await sql.raw("SELECT * FROM apps WHERE owner_id = \(bind: userID) ORDER BY created_at, id")
+                .all(decoding: AppRow.self, with: .snakeCase)
+            var apps: [AppRecord] = []
+            for row in rows {
+                let uris = try await sql.raw("SELECT uri FROM app_redirect_uris WHERE app_id = \(bind: row.id) ORDER BY uri")
+                    .all(decodingColumn: "uri", as: String.self)
+                apps.append(AppRecord(row, redirectURIs: uris))
+            }
+            return apps
+        }
     }
 
     /// What a developer may change about an app.
@@ -80,10 +90,23 @@ extension AppStore {
 
     /// How many people have the app now (logins not removed).
     public func userCount(appID: String) async throws -> Int {
-        try await database.read { sql in
-            try await sql.raw(
-                "SELECT COUNT(*) AS people FROM authorizations WHERE app_id = \(bind: appID) AND revoked_at IS NULL"
-            ).first(decodingColumn: "people", as: Int.self) ?? 0
+        try await userCounts(appIDs: [appID])[appID] ?? 0
+    }
+
+    /// How many people have each of these apps now, in one query; apps nobody has are left out.
+    public func userCounts(appIDs: [String]) async throws -> [String: Int] {
+        guard !appIDs.isEmpty else { return [:] }
+        return try await database.read { sql in
+            var counts: [String: Int] = [:]
+            for row in try await sql.raw(
+                """
+                SELECT app_id, COUNT(*) AS people FROM authorizations
+                WHERE app_id IN (\(binds: appIDs)) AND revoked_at IS NULL GROUP BY app_id
+                """
+            ).all() {
+                counts[try row.decode(column: "app_id", as: String.self)] = try row.decode(column: "people", as: Int.self)
+            }
+            return counts
         }
     }
 }

@@ -21,7 +21,9 @@ extension ServeCommand {
     @available(macOS 15, iOS 18, *)
     func flagValues() -> [String: ConfigValue] {
         var values: [String: ConfigValue] = [:]
-        func set(_ key: String, _ value: String?) { if let value { values[key] = ConfigValue(.string(value), isSecret: key == "database") } }
+        func set(_ key: String, _ value: String?) {
+            if let value { values[key] = ConfigValue(.string(value), isSecret: ServeSettings.secretKeys.contains(key)) }
+        }
         func set(_ key: String, _ value: Int?) { if let value { values[key] = ConfigValue(.int(value), isSecret: false) } }
         func set(_ key: String, _ value: Double?) { if let value { values[key] = ConfigValue(.double(value), isSecret: false) } }
         set("database", storage.database)

@@ -50,7 +50,8 @@ struct ServeSettings: Sendable {
             do {
                 providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(configFile)))
             } catch {
-                throw SettingsError("The config file \(configFile) is not a JSON object of settings: \(error)")
+                throw SettingsError("The config file \(configFile) could not be read as settings: give each one a string, number, "
+                    + "true/false or (trusted_proxy) a list of strings, as in {\"port\": 8080}.")
             }
         }
         let reader = ConfigReader(providers: providers, accessReporter: SourceRecorder(record: record, configFile: configFile))

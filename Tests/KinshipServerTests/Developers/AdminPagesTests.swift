@@ -80,3 +80,29 @@ extension LiveServer {
         return try await browser.post("/dialog/login", form: parameters)
     }
 }
+
+@Suite("Suspension and password changes across processes", .timeLimit(.minutes(3)))
+struct AccountChangesAcrossProcessesTests {
+    @Test("a token another process has checked (and cached) stops there too when its person is suspended or changes password",
+        arguments: TestEngine.enabled)
+    func seenByTheOtherProcess(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            let ada = try await server.makeUser()
+            let lin = try await server.makeUser(name: "Lin Wei", email: "lin@example.com", username: "lin")
+            let app = try await server.makeApp()
+            let adaToken = try await server.logInAndGetToken(app, scope: [])
+            let linToken = try await server.logInAndGetToken(app, scope: [], login: "lin@example.com")
+            try await withSecondProcess(of: server, configure: { _ in }) { other in
+                #expect(try await other.graph("/me", token: adaToken).0 == .ok, "checked, and cached on SQLite, by the other process")
+                #expect(try await other.graph("/me", token: linToken).0 == .ok)
+                server.clock.advance(by: 5)
+                #expect(try await server.platform.users.suspend(userID: ada.id))
+                #expect(try await server.platform.users.changePassword(of: lin, to: "a new password", keepingSession: "none"))
+                let suspended = try #require(try await other.graph("/me", token: adaToken).1["error"] as? [String: Any])
+                #expect(suspended["error_subcode"] as? Int == GraphErrorCode.subcodeSuspended)
+                let changed = try #require(try await other.graph("/me", token: linToken).1["error"] as? [String: Any])
+                #expect(changed["error_subcode"] as? Int == GraphErrorCode.subcodePasswordChanged)
+            }
+        }
+    }
+}
