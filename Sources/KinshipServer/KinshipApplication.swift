@@ -91,10 +91,11 @@ public enum KinshipApplication {
         ).addRoutes(to: router)
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector, appTokens: appTokens).addRoutes(to: router)
+        let chatGate = ChatServerGate(sharedSecret: ChatAuthController.sharedSecret(from: configuration.secret))
         ChatAuthController(
-            inspector: inspector, logins: ChatLogins(database: platform.database), sharedSecret: ChatAuthController.sharedSecret(from: configuration.secret),
-            maxFormBytes: configuration.maxFormBytes
+            inspector: inspector, logins: ChatLogins(database: platform.database), gate: chatGate, maxFormBytes: configuration.maxFormBytes
         ).addRoutes(to: router)
+        ChatRosterController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
         DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
             .addRoutes(to: router)

@@ -11,14 +11,9 @@ xmpp_login back on the platform, and another person's session goes on.
 
     chat_login.py --kinship PATH [--database URL]
 """
-import argparse
 import asyncio
-import json
 import os
-import ssl
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -26,10 +21,10 @@ import urllib.request
 
 import slixmpp
 
-from kinship_e2e import Checks, admin, demo_credentials, fresh_postgres, free_port, log_in, start_server, stop
+from kinship_chat import DOMAIN, DemoPlatform
+from kinship_e2e import Checks, log_in
 
 check = Checks()
-DOMAIN = "kinship.test"
 
 
 class Login(slixmpp.ClientXMPP):
@@ -114,19 +109,10 @@ def logins(port, cafile, *attempts):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--kinship", required=True)
-    parser.add_argument("--database")
-    options = parser.parse_args()
-    kinship = os.path.abspath(options.kinship)
-    folder = tempfile.mkdtemp(prefix="kinship-chat-")
-    engine = "PostgreSQL" if options.database else "SQLite"
-    database = fresh_postgres(options.database, "kinship_chat") if options.database else os.path.join(folder, "kinship.sqlite")
-    process, base, banner = start_server(kinship, database, folder, extra=["--bcrypt-cost", "4"])
-    prosody = None
-    try:
-        client_id, _ = demo_credentials(banner)
-        people = {person["email"]: person["id"] for person in json.loads(admin(kinship, database, "users", "list")[1])["data"]}
+    platform = DemoPlatform("chat")
+    engine = platform.engine
+    with platform.running():
+        base, client_id, people = platform.base, platform.client_id, platform.people
         ada, grace, alan = people["ada@example.com"], people["grace@example.com"], people["alan@example.com"]
         chat = log_in(base, client_id, "ada@example.com", "kinship-demo", "public_profile,xmpp_login")["access_token"]
         # Permissions belong to a person's login to an app, not to one token: someone who never
@@ -135,31 +121,11 @@ def main():
         grace_chat = log_in(base, client_id, "grace@example.com", "kinship-demo", "public_profile,xmpp_login")["access_token"]
 
         print(f"==> {engine}: Prosody configured by kinship chat config", flush=True)
-        certificate, key = os.path.join(folder, "chat.crt"), os.path.join(folder, "chat.key")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={DOMAIN}",
-                        "-addext", f"subjectAltName=DNS:{DOMAIN}", "-keyout", key, "-out", certificate], check=True, capture_output=True)
-        port = free_port()
-        out = os.path.join(folder, "prosody")
-        code, written, error = admin(kinship, database, "chat", "config", "--out", out, "--domain", DOMAIN, "--kinship-url", base,
-                                     "--port", str(port), "--certificate", certificate, "--key", key,
-                                     *(["--secret-file", secret_file(folder, kinship, database)] if options.database else []))
-        check("kinship chat config writes the configuration", code == 0, error)
-        config = json.loads(written)["config"]
-        check("the configuration is private to its owner (it holds the shared secret)", oct(os.stat(config).st_mode & 0o777) == "0o600")
-        with open(config) as file:
-            text = file.read()
-        # This test runs as root and keeps Prosody's data in its own folder.
-        with open(config, "w") as file:
-            file.write(f'run_as_root = true\ndata_path = "{out}"\npidfile = "{out}/prosody.pid"\n'
-                       f'log = {{ info = "{out}/prosody.log" }}\n' + text)
-        prosody = subprocess.Popen(["prosody", "--config", config, "-F"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                __import__("socket").create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        server = platform.chat()
+        check("the configuration is private to its owner (it holds the shared secret)", oct(os.stat(server.config).st_mode & 0o777) == "0o600")
+        check("the configuration has no Prosody-managed roster storage (rosters are Kinship's)",
+              'storage = { roster = "memory" }' in server.text and '"roster_kinship"' in server.text)
+        port, certificate = server.port, server.certificate
 
         print(f"==> {engine}: logging in to chat with Kinship tokens (slixmpp)", flush=True)
         outcomes = logins(port, certificate,
@@ -192,21 +158,10 @@ def main():
         except urllib.error.HTTPError as error:
             status = error.code
         check("/chat/auth refuses a caller without the shared secret", status == 401, status)
-        log = open(os.path.join(out, "prosody.log")).read() if os.path.exists(os.path.join(out, "prosody.log")) else ""
+        log = server.log()
         check("Prosody logged Kinship's reasons for the refusals", "not granted xmpp_login" in log and "another person" in log, log[-800:])
-    finally:
-        if prosody:
-            prosody.terminate()
-            prosody.wait(timeout=30)
-        stop(process)
     print(f"chat login ({engine}): {len(check.results) - len(check.failed)} passed, {len(check.failed)} failed")
     sys.exit(1 if check.failed else 0)
-
-
-def secret_file(folder, kinship, database):
-    """The secret file start_server gave a PostgreSQL server (named after the database)."""
-    from kinship_e2e import secret_file_arguments
-    return secret_file_arguments(kinship, database, folder)[1]
 
 
 if __name__ == "__main__":

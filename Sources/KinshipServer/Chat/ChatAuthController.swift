@@ -13,7 +13,7 @@ import Logging
 struct ChatAuthController: Sendable {
     let inspector: TokenInspector
     let logins: ChatLogins
-    let sharedSecret: String
+    let gate: ChatServerGate
     let maxFormBytes: Int
 
     /// The secret the chat server presents, derived from the server secret: every process of a
@@ -37,21 +37,12 @@ struct ChatAuthController: Sendable {
         router.post("/chat/logins") { request, context in try await recheck(request, context) }
     }
 
-    /// The answer to a caller without the shared secret; `nil` for the chat server.
-    private func refuseStranger(_ request: Request, _ context: KinshipRequestContext) -> Response? {
-        let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
-        guard !ConstantTime.equals(presented, sharedSecret) else { return nil }
-        context.logger.warning("Chat server call refused: the shared secret is wrong or missing", metadata: ["path": "\(request.uri.path)"])
-        return JSONResponse.make(Answer(allowed: false, reason: "The chat server's shared secret is wrong; run kinship chat config again."),
-            status: .unauthorized)
-    }
-
     /// `POST /chat/logins` with `token_hash=…` once per live chat session (at most
     /// ``ChatLogins/batchLimit``): the chat server asks every second which sessions must end
     /// because their person took `xmpp_login` back, removed the app, changed their password, was
     /// suspended or deleted their account.
     private func recheck(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        if let refusal = refuseStranger(request, context) { return refusal }
+        if let refusal = gate.refusal(request, context) { return refusal }
         let form: FormParameters
         do {
             form = try await FormReader.read(request, limit: context.maxUploadSize)
@@ -70,7 +61,7 @@ struct ChatAuthController: Sendable {
     }
 
     private func check(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        if let refusal = refuseStranger(request, context) { return refusal }
+        if let refusal = gate.refusal(request, context) { return refusal }
         let form: FormParameters
         do {
             form = try await FormReader.read(request, limit: maxFormBytes)

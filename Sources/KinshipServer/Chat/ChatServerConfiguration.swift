@@ -31,18 +31,25 @@ public struct ChatServerConfiguration: Sendable {
         ChatAuthController.sharedSecret(from: secret)
     }
 
-    /// Writes `prosody.cfg.lua` and `modules/mod_auth_kinship.lua` into `folder` (made if missing,
-    /// the configuration readable by its owner only: it holds the shared secret).
+    /// The Prosody modules shipped in the package's resources, and the library they share.
+    static let modules = ["kinship.lib.lua", "mod_auth_kinship.lua", "mod_roster_kinship.lua"]
+
+    /// Writes `prosody.cfg.lua` and the Kinship modules (``modules``) into `folder` (made if
+    /// missing, the configuration readable by its owner only: it holds the shared secret).
     /// - Returns: the configuration file's path.
     public func write(to folder: String, secret: ServerSecret) throws -> String {
-        guard let module = Bundle.module.url(forResource: "Resources", withExtension: nil)?
-            .appendingPathComponent("prosody/mod_auth_kinship.lua")
+        guard let resources = Bundle.module.url(forResource: "Resources", withExtension: nil)?.appendingPathComponent("prosody")
         else { throw ChatConfigurationError.missingModule }
         let modules = URL(fileURLWithPath: folder).appendingPathComponent("modules")
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-        let moduleCopy = modules.appendingPathComponent("mod_auth_kinship.lua")
-        try? FileManager.default.removeItem(at: moduleCopy)
-        try FileManager.default.copyItem(at: module, to: moduleCopy)
+        for module in Self.modules {
+            let copy = modules.appendingPathComponent(module)
+            try? FileManager.default.removeItem(at: copy)
+            guard FileManager.default.fileExists(atPath: resources.appendingPathComponent(module).path) else {
+                throw ChatConfigurationError.missingModule
+            }
+            try FileManager.default.copyItem(at: resources.appendingPathComponent(module), to: copy)
+        }
         let path = URL(fileURLWithPath: folder).appendingPathComponent("prosody.cfg.lua").path
         guard FileManager.default.createFile(
             atPath: path, contents: Data(lua(moduleFolder: modules.path, secret: Self.sharedSecret(from: secret)).utf8),
@@ -54,7 +61,8 @@ public struct ChatServerConfiguration: Sendable {
     private func lua(moduleFolder: String, secret: String) -> String {
         """
         -- Prosody for Kinship Chat, written by `kinship chat config`. Chat addresses are USERID@\(domain);
-        -- a login's password is a Kinship access token granted xmpp_login, checked by Kinship.
+        -- a login's password is a Kinship access token granted xmpp_login, checked by Kinship; a
+        -- person's roster is their Kinship friend list (mod_roster_kinship), so Prosody keeps none.
         plugin_paths = { \(quoted(moduleFolder)) }
         interfaces = { \(quoted(listenAddress)) }
         c2s_ports = { \(clientPort) }
@@ -63,8 +71,10 @@ public struct ChatServerConfiguration: Sendable {
         c2s_require_encryption = true
         allow_unencrypted_plain_auth = false
         allow_registration = false
-        modules_enabled = { "roster", "saslauth", "tls", "disco", "vcard_legacy", "ping", "posix" }
+        modules_enabled = { "roster", "roster_kinship", "saslauth", "tls", "disco", "vcard_legacy", "ping", "posix" }
         modules_disabled = { "s2s" }
+        storage = { roster = "memory" }
+        certificates = \(quoted(URL(fileURLWithPath: certificate).deletingLastPathComponent().path))
 
         VirtualHost \(quoted(domain))
             authentication = "kinship"
@@ -89,7 +99,7 @@ public enum ChatConfigurationError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingModule: "mod_auth_kinship.lua was not found next to the executable; reinstall Kinship with its resources."
+        case .missingModule: "The Kinship Prosody modules (\(ChatServerConfiguration.modules.joined(separator: ", "))) were not found next to the executable; reinstall Kinship with its resources."
         case .cannotWrite(let path): "Cannot write \(path): check that the folder is writable."
         }
     }

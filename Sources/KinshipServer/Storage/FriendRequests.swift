@@ -51,6 +51,7 @@ extension FriendStore {
             try await sql.raw(
                 "INSERT INTO friend_requests (from_user_id, to_user_id, created_at) VALUES (\(bind: fromUserID), \(bind: toUserID), \(bind: now))"
             ).run()
+            try await ChatRosterChanges.record([fromUserID, toUserID], now: now, sql)
             return .requested
         }
     }
@@ -69,23 +70,29 @@ extension FriendStore {
 
     /// Declines a request (the recipient says no) or withdraws it (the sender changes their mind).
     public func dropRequest(from fromUserID: String, to toUserID: String) async throws {
+        let now = clock.now
         let dropped = try await database.write { sql in
-            try await sql.raw(
+            guard try await sql.raw(
                 "DELETE FROM friend_requests WHERE from_user_id = \(bind: fromUserID) AND to_user_id = \(bind: toUserID) RETURNING created_at"
-            ).first() != nil
+            ).first() != nil else { return false }
+            try await ChatRosterChanges.record([fromUserID, toUserID], now: now, sql)
+            return true
         }
         guard dropped else { throw FriendRequestError.noSuchRequest(from: fromUserID, to: toUserID) }
     }
 
     /// Ends a friendship, both ways. Ending one that does not exist changes nothing.
     public func unfriend(_ userID: String, _ friendID: String) async throws {
+        let now = clock.now
         try await database.write { sql in
-            try await sql.raw(
+            let ended = try await sql.raw(
                 """
                 DELETE FROM friendships WHERE (user_id = \(bind: userID) AND friend_id = \(bind: friendID))
                     OR (user_id = \(bind: friendID) AND friend_id = \(bind: userID))
+                RETURNING user_id
                 """
-            ).run()
+            ).all()
+            if !ended.isEmpty { try await ChatRosterChanges.record([userID, friendID], now: now, sql) }
         }
     }
 
@@ -121,7 +128,8 @@ extension FriendStore {
             .first() != nil
     }
 
-    /// Stores the friendship both ways and clears the requests between the two.
+    /// Stores the friendship both ways and clears the requests between the two; as it records the
+    /// change for the chat server, it is the last write of its transaction.
     static func makeFriends(_ userID: String, _ friendID: String, at now: Int, _ sql: any SQLDatabase) async throws {
         for (from, to) in [(userID, friendID), (friendID, userID)] {
             try await sql.raw(
@@ -132,5 +140,6 @@ extension FriendStore {
             ).run()
             try await sql.raw("DELETE FROM friend_requests WHERE from_user_id = \(bind: from) AND to_user_id = \(bind: to)").run()
         }
+        try await ChatRosterChanges.record([userID, friendID], now: now, sql)
     }
 }

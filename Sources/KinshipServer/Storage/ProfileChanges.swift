@@ -62,10 +62,14 @@ struct ProfileChanges: Sendable, Equatable {
 
 extension UserStore {
     /// Applies a person's profile changes and returns the account as stored now. Cached token
-    /// checks, which hold the person's record, are emptied in every process.
+    /// checks, which hold the person's record, are emptied in every process. A new name reaches
+    /// the chat rosters the person is on.
     func update(_ userID: String, with changes: ProfileChanges) async throws -> UserRecord {
         let changes = try changes.normalized()
+        let now = clock.now
         try await generation.changing { try await database.write { sql in
+            let renamed = try await sql.raw("SELECT name FROM users WHERE id = \(bind: userID)")
+                .first(decodingColumn: "name", as: String.self) != changes.name
             try await sql.raw(
                 """
                 UPDATE users SET name = \(bind: changes.name), first_name = \(bind: changes.firstName),
@@ -75,6 +79,7 @@ extension UserStore {
                 WHERE id = \(bind: userID)
                 """
             ).run()
+            if renamed { try await ChatRosterChanges.record(try await ChatRosterChanges.contacts(of: userID, sql), now: now, sql) }
         } }
         guard let user = try await find(id: userID) else { throw AccountError.unknownUser(userID) }
         return user

@@ -346,5 +346,19 @@ enum Schema {
             // /developers ask for chat only when their developer ticks it.
             ["ALTER TABLE apps ADD COLUMN may_chat INTEGER NOT NULL DEFAULT 1"]
         },
+        Migration(version: 13, name: "Kinship Chat: whose friend list changed, for the chat server's rosters") { _ in
+            [
+                // One row per person whose roster changed; the chat server follows the ids in order
+                // (they are handed out one transaction at a time) and refetches those rosters.
+                """
+                CREATE TABLE chat_roster_changes (
+                    id BIGINT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    changed_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX chat_roster_changes_by_time ON chat_roster_changes (changed_at)",
+            ]
+        },
     ]
 }

@@ -16,8 +16,10 @@ extension UserStore {
             let callbacks = try await CallbackOutbox.enqueueDataDeletion(userID: user.id, now: now, sql)
             // Device logins name the person without a foreign key (they start before anyone logs in).
             try await sql.raw("DELETE FROM device_codes WHERE user_id = \(bind: user.id)").run()
+            let contacts = try await ChatRosterChanges.contacts(of: user.id, sql)
             // Every other table that names the person cascades from this row.
             try await sql.raw("DELETE FROM users WHERE id = \(bind: user.id)").run()
+            try await ChatRosterChanges.record(contacts, now: now, sql)
             return callbacks
         } }
     }

@@ -11,67 +11,38 @@
 -- the account suspended or deleted — and closes those sessions with not-authorized. Sessions are
 -- named to Kinship by the SHA-256 of their token, never by the token.
 --
--- Configuration (written by `kinship chat config`):
+-- Configuration (written by `kinship chat config`; the kinship_* options of kinship.lib.lua too):
 --   authentication = "kinship"
---   kinship_url = "http://127.0.0.1:8080"
---   kinship_secret = "…"            -- from `kinship chat config`; never an app's secret
---   kinship_timeout = 10            -- seconds a check may take before the login is refused
 --   kinship_recheck_interval = 1    -- seconds between two questions about the live sessions
 
-local async = require "util.async";
-local http = require "net.http";
 local json = require "util.json";
 local new_sasl = require "util.sasl".new;
-local promise = require "util.promise";
 local sha256 = require "util.hashes".sha256;
-local timer = require "util.timer";
 
+local kinship = module:require "kinship";
 local host = module.host;
 local log = module._log;
-local kinship_url = module:get_option_string("kinship_url", "http://127.0.0.1:8080"):gsub("/$", "");
-local kinship_secret = module:get_option_string("kinship_secret");
-local timeout = module:get_option_number("kinship_timeout", 10);
 local recheck_interval = module:get_option_number("kinship_recheck_interval", 1);
 -- Kinship answers about at most this many sessions per question.
 local batch_limit = 500;
-
-if not kinship_secret then
-	module:log("error", "kinship_secret is not set: run `kinship chat config` and use the configuration it writes");
-end
 
 local provider = {};
 
 -- Asks Kinship whether `token` may log in as `username`; true, or nil and the reason.
 function provider.test_password(username, token)
-	if not kinship_secret then
-		return nil, "Kinship Chat is not configured (kinship_secret).";
-	end
-	local request = http.request(kinship_url .. "/chat/auth", {
-		method = "POST";
-		body = http.formencode({ user = username, token = token });
-		headers = {
-			["Content-Type"] = "application/x-www-form-urlencoded";
-			["Authorization"] = "Bearer " .. kinship_secret;
-		};
-	});
-	local deadline = promise.new(function (_, reject)
-		timer.add_task(timeout, function () reject("no answer within " .. timeout .. " s"); end);
-	end);
-	local response, err = async.wait_for(promise.race({ request, deadline }));
-	if not response then
-		log("warn", "Kinship did not answer a chat login check for %s: %s", username, tostring(err));
-		return nil, "Kinship cannot be reached to check the login.";
-	end
-	local answer = json.decode(response.body or "") or {};
-	if response.code == 200 and answer.allowed == true then
+	local answer, reason, code = kinship.ask("/chat/auth", { user = username, token = token });
+	if answer and answer.allowed == true then
 		return true;
 	end
-	if response.code == 401 then
+	if code == 0 then
+		log("warn", "Kinship did not answer a chat login check for %s: %s", username, reason);
+		return nil, "Kinship cannot be reached to check the login.";
+	elseif code == 401 then
 		log("error", "Kinship refused this server's kinship_secret: run `kinship chat config` again");
 	else
-		log("info", "Kinship refused a chat login for %s: %s", username, tostring(answer.reason));
+		log("info", "Kinship refused a chat login for %s: %s", username, tostring(reason));
 	end
-	return nil, answer.reason or "Kinship refused the login.";
+	return nil, reason or "Kinship refused the login.";
 end
 
 function provider.get_password()
@@ -138,7 +109,7 @@ end
 -- One question at a time; one that got no answer in 30 s no longer holds the next back.
 local asking, asked_at, warned_at = false, 0, 0;
 module:add_timer(recheck_interval, function ()
-	if not kinship_secret or (asking and os.time() - asked_at < 30) then return recheck_interval; end
+	if not kinship.secret or (asking and os.time() - asked_at < 30) then return recheck_interval; end
 	local by_token = sessions_by_token();
 	local hashes = {};
 	for hash in pairs(by_token) do
@@ -149,18 +120,11 @@ module:add_timer(recheck_interval, function ()
 	for first = 1, #hashes, batch_limit do
 		local fields = {};
 		for index = first, math.min(first + batch_limit - 1, #hashes) do
-			table.insert(fields, "token_hash=" .. hashes[index]);
+			table.insert(fields, { name = "token_hash", value = hashes[index] });
 		end
 		pending = pending + 1;
 		asking, asked_at = true, os.time();
-		http.request(kinship_url .. "/chat/logins", {
-			method = "POST";
-			body = table.concat(fields, "&");
-			headers = {
-				["Content-Type"] = "application/x-www-form-urlencoded";
-				["Authorization"] = "Bearer " .. kinship_secret;
-			};
-		}, function (body, code)
+		kinship.post("/chat/logins", fields, function (body, code)
 			pending = pending - 1;
 			if pending == 0 then asking = false; end
 			if code == 200 then
