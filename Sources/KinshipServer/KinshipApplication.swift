@@ -96,6 +96,7 @@ public enum KinshipApplication {
             inspector: inspector, logins: ChatLogins(database: platform.database), gate: chatGate, maxFormBytes: configuration.maxFormBytes
         ).addRoutes(to: router)
         ChatRosterController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
+        ChatVCardController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
         DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
             .addRoutes(to: router)

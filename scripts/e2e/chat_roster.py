@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The chat roster is the Kinship friend list, on a real Prosody 0.12 with mod_roster_kinship.
+"""The chat roster is the Kinship friend list, on a real Prosody 0.12 with the Kinship modules.
 
 slixmpp clients (nobody here wrote them) log in with Kinship tokens; people act on the web pages.
 Checked: the roster holds the friends with their profile names; a friend request on the web is
@@ -8,13 +8,19 @@ other's presence within 1 s; unfriending on the web removes the items live; a su
 from a chat client is a friend request on /account/friends, and "subscribed" back a friendship;
 removing a roster item unfriends; an address that is not a Kinship person is refused; roster
 versioning answers an unchanged roster with nothing; a new profile name reaches the rosters.
+vCards are the profiles (names, picture) with the picture's hash in presence (XEP-0153), and
+setting one is refused; messages reach friends online, wait for friends offline, and are archived
+(XEP-0313).
 
     chat_roster.py --kinship PATH [--database URL]
 """
 import asyncio
+import hashlib
 import statistics
 import sys
 import time
+
+import slixmpp
 
 from kinship_chat import DOMAIN, ChatPerson, DemoPlatform, WebPerson, connect, off_thread
 from kinship_e2e import Checks, log_in
@@ -132,9 +138,53 @@ async def scenario(port, cafile, base, people, tokens, latencies):
     await off_thread(web["grace@example.com"].rename, "Grace Brewster Hopper")
     renamed = await ada_chat.until(lambda: (ada_chat.item(grace) or ("", False, ""))[2] == "Grace Brewster Hopper")
     check("a new profile name reaches a friend's roster within 1 s", renamed is not None and renamed <= 1, renamed)
+    await cards_and_messages(port, cafile, people, tokens, ada_chat, grace_chat, zhang_chat)
     for client in (ada_chat, grace_chat, zhang_chat, emile_chat):
         client.disconnect()
     await asyncio.sleep(0.3)
+
+
+async def cards_and_messages(port, cafile, people, tokens, ada_chat, grace_chat, zhang_chat):
+    ada, grace, alan, zhang = (people[email] for email in ("ada@example.com", "grace@example.com", "alan@example.com",
+                                                            "zhangwei@example.com"))
+    card = (await ada_chat["xep_0054"].get_vcard(f"{zhang}@{DOMAIN}", timeout=10))["vcard_temp"]
+    check("a friend's vCard is their profile: full name, given and family name, a picture",
+          card["FN"] == "张伟" and card["N"]["GIVEN"] == "伟" and card["N"]["FAMILY"] == "张"
+          and card["PHOTO"]["TYPE"] == "image/png" and len(card["PHOTO"]["BINVAL"]) > 100, card)
+    photo_hash = hashlib.sha1(card["PHOTO"]["BINVAL"]).hexdigest()
+    presence = ada_chat.presences.get(f"{zhang}@{DOMAIN}")
+    advertised = presence.xml.find("{vcard-temp:x:update}x/{vcard-temp:x:update}photo") if presence is not None else None
+    check("presence carries the picture's SHA-1 (XEP-0153)", advertised is not None and advertised.text == photo_hash,
+          (advertised.text if advertised is not None else None, photo_hash))
+    try:
+        mine = ada_chat["xep_0054"].make_vcard()
+        mine["FN"] = "Someone Else"
+        await ada_chat["xep_0054"].publish_vcard(mine, timeout=10)
+        refused = None
+    except slixmpp.exceptions.IqError as error:
+        refused = error.iq["error"]["condition"]
+    check("setting one's vCard is refused (profiles are edited on Kinship)", refused == "not-allowed", refused)
+    try:
+        await ada_chat["xep_0054"].get_vcard(f"nobody-here@{DOMAIN}", timeout=10)
+        missing = None
+    except slixmpp.exceptions.IqError as error:
+        missing = error.iq["error"]["condition"]
+    check("a vCard of someone who is not a Kinship person: item-not-found", missing == "item-not-found", missing)
+
+    ada_chat.send_message(mto=f"{grace}@{DOMAIN}", mbody="Hello Grace", mtype="chat")
+    delivered = await grace_chat.until(lambda: (f"{ada}@{DOMAIN}", "Hello Grace") in grace_chat.messages)
+    check("a message reaches a friend who is online", delivered is not None, grace_chat.messages)
+    ada_chat.send_message(mto=f"{alan}@{DOMAIN}", mbody="Alan, are you there?", mtype="chat")
+    await asyncio.sleep(0.5)
+    alan_chat = ChatPerson(alan, tokens["alan@example.com"], cafile)
+    await connect(port, alan_chat)
+    waited = await alan_chat.until(lambda: (f"{ada}@{DOMAIN}", "Alan, are you there?") in alan_chat.messages)
+    check("a message to a friend who is offline reaches them when they come online", waited is not None, alan_chat.messages)
+    history = []
+    async for page in alan_chat["xep_0313"].retrieve(with_jid=slixmpp.JID(f"{ada}@{DOMAIN}"), iterator=True, rsm={"max": 50}):
+        history.extend(result["mam_result"]["forwarded"]["stanza"]["body"] for result in page["mam"]["results"])
+    check("the conversation is in the archive (XEP-0313)", "Alan, are you there?" in history, history)
+    alan_chat.disconnect()
 
 
 def main():
@@ -142,7 +192,8 @@ def main():
     engine = platform.engine
     with platform.running():
         tokens = {email: log_in(platform.base, platform.client_id, email, PASSWORD, "public_profile,user_friends,xmpp_login")["access_token"]
-                  for email in ("ada@example.com", "grace@example.com", "zhangwei@example.com", "emile@example.com")}
+                  for email in ("ada@example.com", "grace@example.com", "zhangwei@example.com", "emile@example.com",
+                                "alan@example.com")}
         chat = platform.chat()
         print(f"==> {engine}: rosters are friend lists (slixmpp on Prosody, people on the web pages)", flush=True)
         latencies = []

@@ -152,7 +152,14 @@ class ChatPerson(slixmpp.ClientXMPP):
         self.roster.auto_subscribe = False
         self.ready = asyncio.Event()
         self.received = []
+        self.messages = []
+        self.presences = {}
+        for plugin in ("xep_0054", "xep_0313", "xep_0030"):
+            self.register_plugin(plugin)
         self.add_event_handler("session_start", self.started)
+        self.add_event_handler("message", lambda message: self.messages.append((message["from"].bare, message["body"]))
+                               if message["body"] else None)
+        self.add_event_handler("presence_available", lambda stanza: self.presences.__setitem__(stanza["from"].bare, stanza))
         for kind in ("subscribe", "subscribed", "unsubscribe", "unsubscribed", "available", "unavailable"):
             self.add_event_handler("presence_" + kind, lambda stanza, kind=kind: self.note(kind, stanza["from"].bare))
         self.add_event_handler("roster_update", self.pushed)

@@ -33,22 +33,19 @@ struct ChatAuthController: Sendable {
     }
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.post("/chat/auth") { request, context in try await check(request, context) }
-        router.post("/chat/logins") { request, context in try await recheck(request, context) }
+        router.post("/chat/auth") { request, context in
+            try await gate.answer(request, context, formLimit: maxFormBytes) { try await check($0, context) }
+        }
+        router.post("/chat/logins") { request, context in
+            try await gate.answer(request, context, formLimit: context.maxUploadSize) { try await recheck($0, context) }
+        }
     }
 
     /// `POST /chat/logins` with `token_hash=…` once per live chat session (at most
     /// ``ChatLogins/batchLimit``): the chat server asks every second which sessions must end
     /// because their person took `xmpp_login` back, removed the app, changed their password, was
     /// suspended or deleted their account.
-    private func recheck(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        if let refusal = gate.refusal(request, context) { return refusal }
-        let form: FormParameters
-        do {
-            form = try await FormReader.read(request, limit: context.maxUploadSize)
-        } catch {
-            return JSONResponse.make(Answer(allowed: false, reason: "Send token_hash=… as a form."), status: .badRequest)
-        }
+    private func recheck(_ form: FormParameters, _ context: KinshipRequestContext) async throws -> Response {
         let hashes = Array(Set(form.all("token_hash")))
         guard hashes.count <= ChatLogins.batchLimit else {
             return JSONResponse.make(Answer(allowed: false, reason: "Ask about at most \(ChatLogins.batchLimit) logins at once."),
@@ -60,14 +57,7 @@ struct ChatAuthController: Sendable {
         return JSONResponse.make(Ended(ended: ended))
     }
 
-    private func check(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
-        if let refusal = gate.refusal(request, context) { return refusal }
-        let form: FormParameters
-        do {
-            form = try await FormReader.read(request, limit: maxFormBytes)
-        } catch {
-            return JSONResponse.make(Answer(allowed: false, reason: "Send user and token as a form."), status: .badRequest)
-        }
+    private func check(_ form: FormParameters, _ context: KinshipRequestContext) async throws -> Response {
         guard let user = form["user"], !user.isEmpty, let token = form["token"], !token.isEmpty else {
             return JSONResponse.make(Answer(allowed: false, reason: "Send user and token as a form."), status: .badRequest)
         }

@@ -39,24 +39,9 @@ struct ChatRosterController: Sendable {
     }
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
-        router.post("/chat/roster") { request, context in try await answering(request, context, roster) }
-        router.post("/chat/subscription") { request, context in try await answering(request, context) { try await subscription($0, context) } }
-        router.post("/chat/roster/changes") { request, context in try await answering(request, context) { try await changes($0) } }
-    }
-
-    /// Answers a chat server call: refuses callers without the shared secret and bodies that are
-    /// not forms, and hands the form to `answer`.
-    private func answering(
-        _ request: Request, _ context: KinshipRequestContext, _ answer: (FormParameters) async throws -> Response
-    ) async throws -> Response {
-        if let refusal = gate.refusal(request, context) { return refusal }
-        let form: FormParameters
-        do {
-            form = try await FormReader.read(request, limit: maxFormBytes)
-        } catch {
-            return ChatServerGate.refuse("Send the fields as a form.", status: .badRequest)
-        }
-        return try await answer(form)
+        router.post("/chat/roster") { request, context in try await gate.answer(request, context, formLimit: maxFormBytes, roster) }
+        router.post("/chat/subscription") { request, context in try await gate.answer(request, context, formLimit: maxFormBytes) { try await subscription($0, context) } }
+        router.post("/chat/roster/changes") { request, context in try await gate.answer(request, context, formLimit: maxFormBytes) { try await changes($0) } }
     }
 
     private func roster(_ form: FormParameters) async throws -> Response {

@@ -32,7 +32,7 @@ public struct ChatServerConfiguration: Sendable {
     }
 
     /// The Prosody modules shipped in the package's resources, and the library they share.
-    static let modules = ["kinship.lib.lua", "mod_auth_kinship.lua", "mod_roster_kinship.lua"]
+    static let modules = ["kinship.lib.lua", "mod_auth_kinship.lua", "mod_roster_kinship.lua", "mod_vcard_kinship.lua"]
 
     /// Writes `prosody.cfg.lua` and the Kinship modules (``modules``) into `folder` (made if
     /// missing, the configuration readable by its owner only: it holds the shared secret).
@@ -62,7 +62,9 @@ public struct ChatServerConfiguration: Sendable {
         """
         -- Prosody for Kinship Chat, written by `kinship chat config`. Chat addresses are USERID@\(domain);
         -- a login's password is a Kinship access token granted xmpp_login, checked by Kinship; a
-        -- person's roster is their Kinship friend list (mod_roster_kinship), so Prosody keeps none.
+        -- person's roster is their Kinship friend list (mod_roster_kinship), so Prosody keeps none, and
+        -- their vCard is their Kinship profile (mod_vcard_kinship). Messages to someone offline wait
+        -- for them (mod_offline); conversations are archived for history (mod_mam, XEP-0313).
         plugin_paths = { \(quoted(moduleFolder)) }
         interfaces = { \(quoted(listenAddress)) }
         c2s_ports = { \(clientPort) }
@@ -71,7 +73,10 @@ public struct ChatServerConfiguration: Sendable {
         c2s_require_encryption = true
         allow_unencrypted_plain_auth = false
         allow_registration = false
-        modules_enabled = { "roster", "roster_kinship", "saslauth", "tls", "disco", "vcard_legacy", "ping", "posix" }
+        modules_enabled = {
+            "roster", "roster_kinship", "vcard_kinship", "saslauth", "tls", "disco", "ping", "posix",
+            "offline", "mam", "carbons",
+        }
         modules_disabled = { "s2s" }
         storage = { roster = "memory" }
         certificates = \(quoted(URL(fileURLWithPath: certificate).deletingLastPathComponent().path))

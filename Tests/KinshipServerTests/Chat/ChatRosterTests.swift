@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import KinshipCore
@@ -145,6 +146,23 @@ struct ChatRosterTests {
             #expect(try await Self.call(server, "/chat/roster/changes", ["since": "\(next + 50)"]).1["start_over"] as? Bool == true,
                 "a cursor from another log starts over")
             #expect(try await Self.call(server, "/chat/roster/changes", ["since": "soon"]).0 == .badRequest)
+        }
+    }
+
+    @Test("a vCard is the profile: names, the picture and its SHA-1 for presence", arguments: TestEngine.enabled)
+    func vCard(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            let lin = try await server.makeUser(name: "林伟", email: "lin@example.com", username: "lin")
+            _ = try await server.platform.users.update(lin.id, with: ProfileChanges(name: "林伟", firstName: "伟", lastName: "林"))
+            let (status, card) = try await Self.call(server, "/chat/vcard", ["user": lin.id])
+            #expect(status == .ok)
+            #expect(card["name"] as? String == "林伟" && card["first_name"] as? String == "伟" && card["last_name"] as? String == "林")
+            let photo = try #require((card["photo"] as? String).flatMap { Data(base64Encoded: $0) })
+            #expect(card["photo_type"] as? String == "image/png" && photo.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            let hash = Insecure.SHA1.hash(data: photo).map { String(format: "%02x", $0) }.joined()
+            #expect(card["photo_hash"] as? String == hash)
+            #expect(try await Self.call(server, "/chat/vcard", ["user": "nobody"]).0 == .notFound)
+            #expect(try await server.postForm("/chat/vcard", ["user": lin.id]).0 == .unauthorized)
         }
     }
 
