@@ -165,6 +165,32 @@ struct RosterTests {
         await adaClient.disconnect()
     }
 
+    @Test("accepting someone who never asked says so and sends nothing; messages go both ways")
+    func acceptWithoutRequestAndMessages() async throws {
+        let ada = try await ProsodyTestServer.register("ada")
+        let bob = try await ProsodyTestServer.register("bob")
+        let adaClient = client(ada)
+        let bobClient = client(bob)
+        let adaLog = EventLog(adaClient)
+        let bobLog = EventLog(bobClient)
+        try await adaClient.connect()
+        try await bobClient.connect()
+
+        await #expect(throws: XMPPError.noSuchRequest(bob)) { try await adaClient.accept(bob, patience: .milliseconds(200)) }
+        #expect(await adaClient.roster[bob] == nil, "no request of Ada's own went out")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await bobLog.events.contains(.subscriptionRequest(from: ada)) == false)
+
+        try await adaClient.send(message: "Hello Bob", to: bob)
+        let received = try await bobLog.wait(for: "Ada's message") { event in
+            if case .message(let message) = event { message.body == "Hello Bob" } else { false }
+        }
+        guard case .message(let message) = received else { return }
+        #expect(message.from?.bare == ada && message.kind == .chat)
+        #expect(await adaLog.events.contains { if case .message = $0 { true } else { false } } == false)
+        for client in [adaClient, bobClient] { await client.disconnect() }
+    }
+
     @Test("reject, cancel, pre-approval and auto-accept of known contacts")
     func answers() async throws {
         let ada = try await ProsodyTestServer.register("ada")

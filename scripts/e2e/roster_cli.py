@@ -67,7 +67,7 @@ def main():
         with open(wrong, "w") as file:
             file.write("not the password\n")
         code, out, err = roster(ada, password=wrong)
-        check("a wrong password is a clear error", code != 0 and "Wrong JID or password" in err, out + err)
+        check("a wrong password is a clear error", code != 0 and "Wrong address, password or token" in err, out + err)
         code, out, err = roster(bob, "remove", ada)
         check("kinship roster remove", code == 0, out + err)
         entries = [entry for section in listing(bob).get("sections", []) for entry in section["contacts"]]

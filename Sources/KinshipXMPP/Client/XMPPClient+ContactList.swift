@@ -15,7 +15,7 @@ extension XMPPClient {
                 request: item.isOutgoingRequest ? "outgoing" : nil))
         }
         for jid in incomingRequests where roster[jid]?.isFriend != true || roster[jid]?.subscription == .to {
-            contacts.append(contact(for: jid, name: roster[jid]?.name, subscription: roster[jid]?.subscription.rawValue ?? "none",
+            contacts.append(contact(for: jid, name: roster[jid]?.name ?? requesterNames[jid], subscription: roster[jid]?.subscription.rawValue ?? "none",
                 request: "incoming"))
         }
         return ContactList(contacts, sortOrder: sortOrder, pinnedSections: [Self.requestsSection])

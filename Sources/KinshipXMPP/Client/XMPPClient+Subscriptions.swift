@@ -7,7 +7,17 @@ extension XMPPClient {
 
     /// Accepts an incoming request; `subscribeBack` also asks for the contact's presence, so the
     /// friendship goes both ways.
-    public func accept(_ jid: JID, subscribeBack: Bool = true) async throws(XMPPError) {
+    ///
+    /// A request the client has not seen is waited for up to `patience` (servers resend waiting
+    /// requests after the initial presence); accepting someone who never asked would send them a
+    /// request of the user's own instead, so it throws.
+    /// - Throws: ``XMPPError/noSuchRequest(_:)`` when `jid` has not asked.
+    public func accept(_ jid: JID, subscribeBack: Bool = true, patience: Duration = .seconds(2)) async throws(XMPPError) {
+        let deadline = ContinuousClock.now + patience
+        while !incomingRequests.contains(jid.bare), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        guard incomingRequests.contains(jid.bare) else { throw .noSuchRequest(jid.bare) }
         try await send(.presence(Presence(kind: .subscribed, to: jid.bare)))
         incomingRequests.remove(jid.bare)
         if subscribeBack, roster[jid]?.subscription != .to, roster[jid]?.subscription != .both {
@@ -48,9 +58,13 @@ extension XMPPClient {
         guard let from = stanza.from else { return }
         switch stanza.kind {
         case .subscribe:
+            if let nick = stanza.extensions.first(where: { $0.name == "nick" && $0.namespace == Namespace.nick })?.text, !nick.isEmpty {
+                requesterNames[from.bare] = nick
+            }
+            let isNew = incomingRequests.insert(from.bare).inserted
             if options.autoAcceptKnownContacts, roster[from] != nil {
                 try? await accept(from, subscribeBack: false)
-            } else if incomingRequests.insert(from.bare).inserted {
+            } else if isNew {
                 eventSink.yield(.subscriptionRequest(from: from.bare))
             }
         case .unsubscribe:

@@ -30,6 +30,8 @@ public actor XMPPClient {
     public internal(set) var presence = PresenceBook()
     /// JIDs that asked to see the user's presence and have not been answered.
     public internal(set) var incomingRequests: Set<JID> = []
+    /// The names people asking to be friends gave with their request (XEP-0172), by bare JID.
+    public internal(set) var requesterNames: [JID: String] = [:]
     /// The full JID of the current connection.
     public private(set) var boundJID: JID?
     var connection: XMPPConnection?
@@ -118,8 +120,8 @@ public actor XMPPClient {
             await handle(iq)
         case .presence(let presence):
             await handle(presence)
-        case .message:
-            break
+        case .message(let message):
+            if message.body != nil, message.kind != .error { eventSink.yield(.message(message)) }
         }
     }
 
@@ -130,6 +132,11 @@ public actor XMPPClient {
             return
         }
         try? await send(.iq(iq.error(StanzaError(kind: .cancel, condition: "service-unavailable"))))
+    }
+
+    /// Sends a chat message to a contact.
+    public func send(message body: String, to jid: JID) async throws(XMPPError) {
+        try await send(.message(Message(kind: .chat, id: connection?.makeID(), to: jid, body: body)))
     }
 
     /// Sends any stanza (a presence with extensions, a message).

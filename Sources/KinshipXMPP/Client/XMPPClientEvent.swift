@@ -23,4 +23,7 @@ public enum XMPPClientEvent: Sendable, Equatable {
     case availabilityChanged(JID, PresenceBook.Availability)
     /// A contact announced a new vCard photo; their vCard was fetched again.
     case vCardUpdated(JID)
+    /// A message with a body arrived (a chat message from a friend, or one kept for the user
+    /// while they were offline).
+    case message(Message)
 }

@@ -11,4 +11,5 @@ enum Namespace {
     static let discoInfo = "http://jabber.org/protocol/disco#info"
     static let vcard = "vcard-temp"
     static let vcardUpdate = "vcard-temp:x:update"
+    static let nick = "http://jabber.org/protocol/nick"
 }

@@ -8,9 +8,18 @@ public struct XMPPConfiguration: Sendable {
         case certificate(path: String)
     }
 
+    /// Where the access token of a token login comes from: asked at every login, so a reconnect
+    /// after the token expired logs in with a fresh one. It may throw to say there is none.
+    public typealias TokenProvider = @Sendable () async throws -> String
+
     /// The account: `local@domain`.
     public var jid: JID
+    /// The password of a password login (SCRAM, or PLAIN when allowed); unused with a token.
     public var password: String
+    /// With a token login (Kinship Chat, where an access token granted `xmpp_login` is the
+    /// credential): SASL OAUTHBEARER (RFC 7628) when the server offers it, else PLAIN with the
+    /// token as the password — always over TLS, as every login here is.
+    public var tokenProvider: TokenProvider?
     /// The host to connect to; when `nil`, the domain's SRV records (if ``usesSRV``) or the
     /// JID's domain.
     public var host: String?
@@ -42,6 +51,16 @@ public struct XMPPConfiguration: Sendable {
         self.timeout = timeout
         self.usesSRV = usesSRV
         self.dnsServer = dnsServer
+    }
+
+    /// A token login: `tokenProvider` gives the access token each time the client logs in.
+    public init(
+        jid: JID, tokenProvider: @escaping TokenProvider, host: String? = nil, port: Int = 5222, trust: Trust = .system,
+        resource: String? = nil, timeout: Duration = .seconds(15), usesSRV: Bool = false, dnsServer: SRVResolver.Server? = nil
+    ) {
+        self.init(jid: jid, password: "", host: host, port: port, trust: trust, resource: resource, timeout: timeout, usesSRV: usesSRV,
+            dnsServer: dnsServer)
+        self.tokenProvider = tokenProvider
     }
 
     /// Where to connect, in order: the given host, else the SRV targets, else the domain.

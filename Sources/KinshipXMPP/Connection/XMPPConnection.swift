@@ -60,7 +60,7 @@ public actor XMPPConnection {
             startReading()
             return jid
         } catch {
-            await close()
+            await disconnect()
             throw error
         }
     }
@@ -176,6 +176,8 @@ public actor XMPPConnection {
         guard let channel else { throw .disconnected }
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
+        // Closing waits this long for the server's TLS close_notify: a failed login ends at once.
+        tls.shutdownTimeout = .milliseconds(250)
         do {
             if case .certificate(let path) = configuration.trust {
                 tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(path))
@@ -193,7 +195,9 @@ public actor XMPPConnection {
     private func authenticate(_ features: XMLElement) async throws(XMPPError) {
         let offered = features.child("mechanisms", namespace: Namespace.sasl)?.children("mechanism").map(\.text) ?? []
         let username = configuration.jid.local ?? ""
-        if let hash = SCRAMClient.Hash.allCases.first(where: { offered.contains($0.mechanism) }) {
+        if let tokenProvider = configuration.tokenProvider {
+            try await authenticate(token: tokenProvider, username: username, offered: offered)
+        } else if let hash = SCRAMClient.Hash.allCases.first(where: { offered.contains($0.mechanism) }) {
             var scram = SCRAMClient(hash: hash, username: username, password: configuration.password)
             try await write(Self.saslElement("auth", mechanism: hash.mechanism, scram.initialMessage))
             let challenge = try await saslAnswer()
@@ -214,6 +218,36 @@ public actor XMPPConnection {
             }
         } else if configuration.allowsPlain, offered.contains("PLAIN") {
             try await write(Self.saslElement("auth", mechanism: "PLAIN", "\0\(username)\0\(configuration.password)"))
+            let outcome = try await saslAnswer()
+            guard outcome.name == "success" else { throw .authenticationFailed("unexpected <\(outcome.name)>") }
+        } else {
+            throw .noUsableMechanism(offered: offered)
+        }
+    }
+
+    /// A token login: OAUTHBEARER (RFC 7628) when offered, else PLAIN with the token as the
+    /// password (the stream is always encrypted by now).
+    private func authenticate(token tokenProvider: XMPPConfiguration.TokenProvider, username: String, offered: [String])
+        async throws(XMPPError)
+    {
+        let token: String
+        do {
+            token = try await tokenProvider()
+        } catch {
+            throw .noToken(String(describing: error))
+        }
+        if offered.contains("OAUTHBEARER") {
+            try await write(Self.saslElement("auth", mechanism: "OAUTHBEARER", "n,a=\(username),\u{1}auth=Bearer \(token)\u{1}\u{1}"))
+            let answer = try await saslAnswer()
+            if answer.name == "challenge" {
+                // The server's JSON error (RFC 7628 §3.2.2); the client ends the exchange with %x01.
+                try await write(Self.saslElement("response", mechanism: nil, "\u{1}"))
+                _ = try await saslAnswer()
+                throw .notAuthorized
+            }
+            guard answer.name == "success" else { throw .authenticationFailed("unexpected <\(answer.name)>") }
+        } else if offered.contains("PLAIN") {
+            try await write(Self.saslElement("auth", mechanism: "PLAIN", "\0\(username)\0\(token)"))
             let outcome = try await saslAnswer()
             guard outcome.name == "success" else { throw .authenticationFailed("unexpected <\(outcome.name)>") }
         } else {
@@ -385,8 +419,14 @@ public actor XMPPConnection {
 
     private static func channelError(_ error: any Error) -> XMPPError {
         if let error = error as? XMLStreamError { return .malformedStream(error) }
-        if let error = error as? NIOSSLError { return .tlsFailed(String(describing: error)) }
-        if error is BoringSSLError { return .tlsFailed(String(describing: error)) }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return .untrustedCertificate("it does not name the server's domain")
+        }
+        let described = String(describing: error)
+        if error is NIOSSLError || error is BoringSSLError {
+            return described.contains("CERTIFICATE_VERIFY_FAILED")
+                ? .untrustedCertificate("it is not signed by an authority this device trusts") : .tlsFailed(described)
+        }
         return .unreachable(String(describing: error))
     }
 

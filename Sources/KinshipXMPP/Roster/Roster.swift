@@ -20,9 +20,11 @@ public struct Roster: Sendable, Equatable, Codable {
     /// Outgoing friend requests (see ``RosterItem/isOutgoingRequest``).
     public var outgoingRequests: [RosterItem] { items.values.filter(\.isOutgoingRequest) }
 
-    /// Applies a full roster result: the server's items replace these.
+    /// Applies a full roster result: the server's items and version replace these. A result
+    /// without a version (the server stopped versioning) clears the stored one, which no longer
+    /// describes these items: kept, it would make the next versioned login trust a stale cache.
     public mutating func replace(with items: [RosterItem], version: String?) {
-        self = Roster(items: items.filter { $0.subscription != .remove }, version: version ?? self.version)
+        self = Roster(items: items.filter { $0.subscription != .remove }, version: version)
     }
 
     /// Applies a roster push: the item is added or replaced, or removed for

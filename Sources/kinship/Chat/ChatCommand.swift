@@ -6,8 +6,12 @@ import Logging
 /// `kinship chat`: Kinship Chat on a real Prosody.
 struct ChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chat", abstract: "Kinship Chat: set up the Prosody server people log in to with their Kinship tokens.",
-        subcommands: [Config.self])
+        commandName: "chat", abstract: "Kinship Chat: chat with your Kinship friends, and set up the Prosody server it runs on.",
+        discussion: """
+            The chat commands log in to chat with the login of `kinship login --permissions xmpp_login`: the chat \
+            friend list is your Kinship friend list. --domain, --host and --port say where the chat server is.
+            """,
+        subcommands: [Friends.self, Send.self, Listen.self, Accept.self, Decline.self, Config.self])
 
     struct Config: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

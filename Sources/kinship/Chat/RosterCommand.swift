@@ -35,11 +35,7 @@ struct RosterCommand: AsyncParsableCommand {
                 try JSONOutput.print(RosterOutput(account: jid?.description ?? account.jid, list: list))
                 return
             }
-            if list.count == 0 { print("No friends or requests yet. Send one with `kinship roster add JID`.") }
-            for section in list.sections {
-                print(section.title)
-                for contact in section.contacts { print("  " + RosterOutput.line(for: contact, in: list)) }
-            }
+            RosterOutput.show(list, command: "kinship roster", empty: "No friends or requests yet. Send one with `kinship roster add JID`.")
         }
     }
 
@@ -64,7 +60,8 @@ struct RosterCommand: AsyncParsableCommand {
 
         func run() async throws {
             let jid = try account.parse(contact)
-            try await account.withClient(sendPresence: false) { try await $0.accept(jid, subscribeBack: !noSubscribeBack) }
+            // Presence makes the server resend the requests waiting for an answer.
+            try await account.withClient(sendPresence: true) { try await $0.accept(jid, subscribeBack: !noSubscribeBack) }
             print("Accepted \(jid).")
         }
     }
@@ -123,12 +120,23 @@ struct RosterOutput: Encodable {
         }
     }
 
-    static func line(for contact: Contact, in list: ContactList) -> String {
+    /// Prints the list in its sections, one line a contact; `empty` when there is nobody.
+    static func show(_ list: ContactList, command: String, empty: String) {
+        if list.count == 0 { print(empty) }
+        for section in list.sections {
+            print(section.title)
+            for contact in section.contacts { print("  " + line(for: contact, in: list, command: command)) }
+        }
+    }
+
+    static func line(for contact: Contact, in list: ContactList, command: String) -> String {
         let jid = contact.payload["jid"] ?? contact.id
         let name = list.displayName(of: contact)
         let who = name == jid ? jid : "\(name) <\(jid)>"
         switch contact.payload["request"] {
-        case "incoming": return "\(who)  wants to be friends — `kinship roster accept \(jid)` or `reject \(jid)`"
+        case "incoming":
+            let decline = command == "kinship roster" ? "reject" : "decline"
+            return "\(who)  wants to be friends — `\(command) accept \(jid)` or `\(decline) \(jid)`"
         case "outgoing": return "\(who)  request sent, not answered yet"
         default: return "\(who)  \(contact.payload["subscription"] ?? "none")  \(contact.availability.rawValue)"
         }

@@ -6,6 +6,10 @@ enum CLIError: Error, CustomStringConvertible {
     case notLoggedIn(account: String)
     case unreadableAccount(path: String)
     case graph(GraphError, command: String)
+    /// The saved login was not granted `xmpp_login`.
+    case noChatPermission(account: String)
+    /// No friend (or more than one) matches what was typed.
+    case noSuchFriend(String, candidates: [String])
 
     var description: String {
         switch self {
@@ -13,6 +17,13 @@ enum CLIError: Error, CustomStringConvertible {
             "Not logged in\(account == "default" ? "" : " as \(account)"). Run `kinship login --server URL --app-id ID` first."
         case .unreadableAccount(let path):
             "The saved login \(path) cannot be read; run `kinship login` again."
+        case .noChatPermission(let account):
+            "This login may not chat: the app was not granted xmpp_login. Run `kinship login --permissions xmpp_login"
+                + (account == "default" ? "" : " --account \(account)") + "` and allow chat."
+        case .noSuchFriend(let typed, let candidates):
+            candidates.isEmpty
+                ? "No friend matches \"\(typed)\"; `kinship chat friends` lists them."
+                : "\"\(typed)\" matches \(candidates.count) friends (\(candidates.joined(separator: ", "))); type more of the name or the id."
         case .graph(let error, let command):
             switch error.category {
             case .permission:

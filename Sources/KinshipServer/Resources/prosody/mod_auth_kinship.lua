@@ -1,5 +1,6 @@
 -- Kinship Chat login for Prosody 0.12: the password of a chat login is a Kinship access token.
 --
+-- Logins use SASL PLAIN (the token as the password, over TLS only) or OAUTHBEARER (RFC 7628).
 -- Each login asks Kinship (POST {kinship_url}/chat/auth, with the secret the two share as a
 -- bearer token) whether the token may log in as the person the address names: valid now, that
 -- person's, granted xmpp_login. The call waits without blocking the server (util.async inside the
@@ -17,6 +18,8 @@
 
 local json = require "util.json";
 local new_sasl = require "util.sasl".new;
+local nodeprep = require "util.encodings".stringprep.nodeprep;
+local registerMechanism = require "util.sasl".registerMechanism;
 local sha256 = require "util.hashes".sha256;
 
 local kinship = module:require "kinship";
@@ -70,15 +73,48 @@ function provider.delete_user()
 	return nil, "Accounts are deleted on Kinship.";
 end
 
+-- SASL OAUTHBEARER (RFC 7628): "n,a=USERID,\1auth=Bearer TOKEN\1\1". The authorization identity
+-- names the person (USERID or USERID@domain); a refused token gets the RFC's JSON error as a
+-- challenge, and the client's \1 in reply ends the exchange with not-authorized.
+local function oauthbearer(self, message)
+	if self.oauthbearer_refused then
+		return "failure", "not-authorized", self.oauthbearer_refused;
+	end
+	local gs2, rest = (message or ""):match("^([^\1]*)\1(.*)$");
+	local authzid = gs2 and gs2:match("^[ny][^,]*,a=([^,]+),$");
+	local token = rest and rest:match("auth=[Bb]earer ([^\1]+)\1");
+	if not token then
+		return "failure", "malformed-request", "Send n,a=USERID, then auth=Bearer TOKEN (RFC 7628).";
+	end
+	local username = authzid and (authzid:match("^([^@]+)@") or authzid);
+	username = username and nodeprep(username);
+	if not username or username == "" then
+		return "failure", "malformed-request", "Name your chat address in the authorization identity (a=USERID).";
+	end
+	self.username = username;
+	local allowed, reason = self.profile.oauthbearer(self, username, token);
+	module:log("info", "OAUTHBEARER login for %s: %s", username, allowed and "allowed" or "refused");
+	if not allowed then
+		self.oauthbearer_refused = reason or "The token was refused.";
+		return "challenge", json.encode({ status = "invalid_token", scope = "xmpp_login" });
+	end
+	return "success";
+end
+
+registerMechanism("OAUTHBEARER", { "oauthbearer" }, oauthbearer);
+
+-- Both mechanisms check the token with Kinship and name the session to Kinship by its hash.
 function provider.get_sasl_handler(session)
+	local function check(_, username, token)
+		local allowed, reason = provider.test_password(username, token);
+		if allowed and session then
+			session.kinship_token_hash = sha256(token, true);
+		end
+		return allowed, reason;
+	end
 	return new_sasl(host, {
-		plain_test = function(_, username, token)
-			local allowed = provider.test_password(username, token);
-			if allowed and session then
-				session.kinship_token_hash = sha256(token, true);
-			end
-			return allowed, true;
-		end;
+		plain_test = function(sasl, username, token) return check(sasl, username, token), true; end;
+		oauthbearer = check;
 	});
 end
 

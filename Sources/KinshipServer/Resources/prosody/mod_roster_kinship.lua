@@ -53,7 +53,15 @@ local function version_of(roster)
 	return tonumber(sha256(table.concat(lines, "\n"), true):sub(1, 10), 16);
 end
 
--- Kinship's roster answer as Prosody roster items and pending incoming subscriptions.
+-- A subscription request from `jid`, with their name (XEP-0172) so the client can show who asks.
+local function subscribe_from(jid, name)
+	local stanza = st.presence({ type = "subscribe", from = jid });
+	if name then stanza:text_tag("nick", name, { xmlns = "http://jabber.org/protocol/nick" }); end
+	return stanza;
+end
+
+-- Kinship's roster answer as Prosody roster items and pending incoming subscriptions (kept as
+-- the request stanza, which Prosody resends at every login).
 local function items_from(answer)
 	local items, pending = {}, {};
 	for _, entry in ipairs(answer.items or {}) do
@@ -63,7 +71,7 @@ local function items_from(answer)
 		elseif entry.standing == "asked" then
 			items[jid] = { subscription = "none", ask = "subscribe", name = entry.name, groups = {} };
 		elseif entry.standing == "asking" then
-			pending[jid] = true;
+			pending[jid] = st.preserialize(subscribe_from(jid, entry.name));
 		end
 	end
 	return items, pending;
@@ -137,7 +145,7 @@ local function apply(username, roster, answer)
 	end
 	metadata.version = version_of(roster);
 	for _, jid in ipairs(asking) do
-		deliver(username, st.presence({ type = "subscribe", from = jid }), false);
+		deliver(username, st.deserialize(pending[jid]), false);
 	end
 	for _, jid in ipairs(withdrawn) do
 		deliver(username, st.presence({ type = "unsubscribe", from = jid }), true);

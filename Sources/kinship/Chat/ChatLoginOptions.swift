@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import KinshipContacts
+import KinshipCore
+import KinshipKit
+import KinshipXMPP
+
+/// How the `kinship chat` commands reach Kinship Chat: as the person logged in from this terminal
+/// (`kinship login --permissions xmpp_login`), with their Kinship access token as the chat login.
+struct ChatLoginOptions: ParsableArguments {
+    @OptionGroup var account: AccountOptions
+    @Option(help: ArgumentHelp("The chat domain: addresses are USERID@DOMAIN (default: the Kinship server's host name).",
+        valueName: "domain"))
+    var domain: String?
+    @OptionGroup var server: ChatServerOptions
+
+    /// Logs in to chat with the account's token (refreshed when it has expired), runs `body`, and
+    /// logs out. With `presence`, the person shows as online meanwhile, and the server delivers
+    /// what waited for them: friend requests and messages.
+    func withClient<Result>(presence: Bool, _ body: (XMPPClient) async throws -> Result) async throws -> Result {
+        let kinship = try await account.openClient()
+        let token: AccessToken
+        do {
+            token = try await kinship.manager.accessTokenForCall()
+        } catch {
+            throw CLIError.graph(error, command: "kinship chat")
+        }
+        guard token.permissions.contains(.xmppLogin) else { throw CLIError.noChatPermission(account: account.account) }
+        let chatDomain = domain ?? URL(string: kinship.record.server)?.host ?? "localhost"
+        guard let jid = JID("\(token.userID)@\(chatDomain)") else { throw ValidationError("--domain \(chatDomain) is not a chat domain.") }
+        let manager = kinship.manager
+        let configuration = XMPPConfiguration(
+            jid: jid, tokenProvider: { try await manager.accessTokenForCall().tokenString }, host: server.host ?? chatDomain,
+            port: server.port, trust: server.trust, timeout: .seconds(server.timeout))
+        var options = XMPPClient.Options()
+        options.initialPresence = presence ? Presence() : nil
+        return try await XMPPClient(configuration: configuration, options: options).session(body)
+    }
+
+    /// The one friend (or person asking to be one) `typed` names on `client`'s list.
+    static func friend(_ typed: String, of client: XMPPClient) async throws -> JID {
+        try friend(typed, in: await client.contactList(), domain: await client.configuration.jid.domain)
+    }
+
+    /// The one friend (or person asking to be one) `typed` names: their user id, their chat
+    /// address, or a search of names (pinyin and initials too) that matches one person. A user
+    /// id or address of someone not on the list names them still (to be told they did not ask).
+    static func friend(_ typed: String, in list: ContactList, domain: String) throws -> JID {
+        let contacts = list.contacts
+        if let exact = contacts.first(where: { $0.id == typed || JID($0.id)?.local == typed }), let jid = JID(exact.id) { return jid }
+        if typed.contains("@"), let jid = JID(typed) { return jid.bare }
+        if !typed.isEmpty, typed.allSatisfy(\.isNumber), let jid = JID("\(typed)@\(domain)") { return jid }
+        var search = list
+        search.searchText = typed
+        let found = search.sections.flatMap(\.contacts)
+        guard found.count == 1, let jid = JID(found[0].id) else {
+            throw CLIError.noSuchFriend(typed, candidates: found.prefix(5).map { list.displayName(of: $0) })
+        }
+        return jid
+    }
+}
