@@ -34,10 +34,10 @@ def main():
     with open(password_file, "w") as file:
         file.write("chat-pass\n")
 
-    def roster(jid, *arguments, password=password_file):
-        completed = subprocess.run(
-            [kinship, "roster", *arguments, "--jid", jid, "--password-file", password, "--host", "127.0.0.1",
-             "--port", port, "--trust-cert", cert], capture_output=True, text=True, timeout=120)
+    def roster(jid, *arguments, password=password_file, options_first=False):
+        options = ["--jid", jid, "--password-file", password, "--host", "127.0.0.1", "--port", port, "--trust-cert", cert]
+        command = [kinship, "roster", *options, *arguments] if options_first else [kinship, "roster", *arguments, *options]
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=120)
         return completed.returncode, completed.stdout, completed.stderr
 
     def listing(jid):
@@ -47,7 +47,8 @@ def main():
     try:
         code, out, err = roster(ada)
         check("an empty roster says how to start", code == 0 and "kinship roster add" in out, out + err)
-        code, out, err = roster(ada, "add", bob, "--name", "Bob")
+        code, out, err = roster(ada, "add", bob, "--name", "Bob", options_first=True)
+        check("account options may come before the subcommand", code == 0, out + err)
         check("kinship roster add sends a request", code == 0 and "sent" in out, out + err)
         sections = listing(bob).get("sections", [])
         check("bob sees ada's request in the pinned Requests section",

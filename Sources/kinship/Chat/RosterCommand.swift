@@ -12,6 +12,9 @@ struct RosterCommand: AsyncParsableCommand {
             """,
         subcommands: [Show.self, Add.self, Accept.self, Reject.self, Remove.self], defaultSubcommand: Show.self)
 
+    /// The account options, given before or after the subcommand.
+    @OptionGroup var account: XMPPAccountOptions
+
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Print the friend list in sections, with subscription and presence.",
@@ -21,7 +24,8 @@ struct RosterCommand: AsyncParsableCommand {
                 "name", "subscription", "request", "availability"}]}]}; request is "incoming", "outgoing" or null.
                 """)
 
-        @OptionGroup var account: XMPPAccountOptions
+        @ParentCommand var roster: RosterCommand
+        var account: XMPPAccountOptions { roster.account }
         @Flag(help: "Print JSON instead of text.") var json = false
         @Option(help: ArgumentHelp("Seconds to wait for contacts' presence after logging in.", valueName: "seconds"))
         var presenceWait: Double = 1
@@ -41,7 +45,8 @@ struct RosterCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send a friend request (adds the contact and asks for their presence).")
-        @OptionGroup var account: XMPPAccountOptions
+        @ParentCommand var roster: RosterCommand
+        var account: XMPPAccountOptions { roster.account }
         @Argument(help: "The contact's address.") var contact: String
         @Option(help: "The name to show for them.") var name: String?
 
@@ -54,7 +59,8 @@ struct RosterCommand: AsyncParsableCommand {
 
     struct Accept: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Accept a friend request, and ask back so it goes both ways.")
-        @OptionGroup var account: XMPPAccountOptions
+        @ParentCommand var roster: RosterCommand
+        var account: XMPPAccountOptions { roster.account }
         @Argument(help: "Who asked.") var contact: String
         @Flag(name: .customLong("no-subscribe-back"), help: "Only let them see your presence.") var noSubscribeBack = false
 
@@ -68,7 +74,8 @@ struct RosterCommand: AsyncParsableCommand {
 
     struct Reject: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Refuse a friend request.")
-        @OptionGroup var account: XMPPAccountOptions
+        @ParentCommand var roster: RosterCommand
+        var account: XMPPAccountOptions { roster.account }
         @Argument(help: "Who asked.") var contact: String
 
         func run() async throws {
@@ -80,7 +87,8 @@ struct RosterCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a friend (both subscriptions end).")
-        @OptionGroup var account: XMPPAccountOptions
+        @ParentCommand var roster: RosterCommand
+        var account: XMPPAccountOptions { roster.account }
         @Argument(help: "The friend's address.") var contact: String
 
         func run() async throws {
