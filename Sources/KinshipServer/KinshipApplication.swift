@@ -15,9 +15,11 @@ public enum KinshipApplication {
     ///     registered and mounted at start; see ``BuiltInApp``.
     ///   - metrics: where the server counts what it does; served to Prometheus when
     ///     ``ServerConfiguration/metrics`` names a listener.
+    ///   - chatServer: the Prosody this process runs for Kinship Chat (`serve --chat`), started
+    ///     once the server listens.
     public static func make(
         platform: Platform, configuration: ServerConfiguration, builtInApps: [BuiltInApp] = [], metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger
+        chatServer: ChatServerSupervisor? = nil, logger: Logger
     ) async throws -> some ApplicationProtocol {
         let pages = try await PageRenderer.load()
         let csrf = CSRFProtection(key: configuration.secret.key(for: "csrf"))
@@ -97,6 +99,7 @@ public enum KinshipApplication {
         ).addRoutes(to: router)
         ChatRosterController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
         ChatVCardController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
+        configuration.chatServer?.addRoute(to: router)
         RevocationController(platform: platform, configuration: configuration, clients: clients).addRoutes(to: router)
         DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
             .addRoutes(to: router)
@@ -118,6 +121,7 @@ public enum KinshipApplication {
                 configuration: configuration.callbacks, metrics: metrics, logger: logger)
         ]
         if let mailer { services.append(mailer) }
+        if let chatServer { services.append(chatServer) }
         if let listener = configuration.metrics {
             services.append(
                 MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger))
@@ -132,6 +136,7 @@ public enum KinshipApplication {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 if !publicURLConfigured { issuer.update(Issuer.loopbackURL(host: host, port: port)) }
+                chatServer?.kinshipListening(at: Issuer.loopbackURL(host: host, port: port))
                 for app in builtInWithCallbacks {
                     await app.registerCallbacks(baseURL: issuer.url, settings: callbackSettings, configuration: configuration, logger: logger)
                 }

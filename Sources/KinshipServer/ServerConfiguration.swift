@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable {
     /// The SMTP server password reset links are sent through; `nil` turns "Forgot your
     /// password?" off (the page says to ask the operator).
     public var mail: SMTPSettings?
+    /// Where chat clients find this Kinship's chat server (`GET /chat/server`); `nil`: no chat.
+    public var chatServer: ChatServerLocation?
     /// Password reset links: how long one works, and how many may be asked for.
     public var passwordResets: PasswordResets = .init()
 

@@ -15,6 +15,9 @@ public struct ChatServerConfiguration: Sendable {
     /// The TLS certificate and key for `domain`.
     public var certificate: String
     public var key: String
+    /// For a Prosody that Kinship runs itself: the folder for its data, pid file and log (and
+    /// permission to run as root, which Prosody otherwise refuses). `nil`: the operator's choices.
+    public var runtimeFolder: String?
 
     public init(domain: String, kinshipURL: String, clientPort: Int, listenAddress: String, certificate: String, key: String) {
         self.domain = domain
@@ -23,6 +26,18 @@ public struct ChatServerConfiguration: Sendable {
         self.listenAddress = listenAddress
         self.certificate = certificate
         self.key = key
+    }
+
+    /// The lines that keep a Prosody Kinship runs in its own folder.
+    private var runtimeLines: String {
+        guard let runtimeFolder else { return "" }
+        let runAsRoot = getuid() == 0 ? "run_as_root = true\n" : ""
+        return """
+            data_path = \(quoted(runtimeFolder + "/data"))
+            pidfile = \(quoted(runtimeFolder + "/prosody.pid"))
+            log = { info = \(quoted(runtimeFolder + "/prosody.log")) }
+            \(runAsRoot)
+            """
     }
 
     /// The secret Prosody presents to `/chat/auth`, derived from the server secret: every process
@@ -42,6 +57,10 @@ public struct ChatServerConfiguration: Sendable {
         else { throw ChatConfigurationError.missingModule }
         let modules = URL(fileURLWithPath: folder).appendingPathComponent("modules")
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        if let runtimeFolder {
+            try FileManager.default.createDirectory(atPath: runtimeFolder + "/data", withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
         for module in Self.modules {
             let copy = modules.appendingPathComponent(module)
             try? FileManager.default.removeItem(at: copy)
@@ -65,7 +84,7 @@ public struct ChatServerConfiguration: Sendable {
         -- person's roster is their Kinship friend list (mod_roster_kinship), so Prosody keeps none, and
         -- their vCard is their Kinship profile (mod_vcard_kinship). Messages to someone offline wait
         -- for them (mod_offline); conversations are archived for history (mod_mam, XEP-0313).
-        plugin_paths = { \(quoted(moduleFolder)) }
+        \(runtimeLines)plugin_paths = { \(quoted(moduleFolder)) }
         interfaces = { \(quoted(listenAddress)) }
         c2s_ports = { \(clientPort) }
         c2s_direct_tls_ports = {}

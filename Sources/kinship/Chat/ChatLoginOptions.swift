@@ -9,7 +9,8 @@ import KinshipXMPP
 /// (`kinship login --permissions xmpp_login`), with their Kinship access token as the chat login.
 struct ChatLoginOptions: ParsableArguments {
     @OptionGroup var account: AccountOptions
-    @Option(help: ArgumentHelp("The chat domain: addresses are USERID@DOMAIN (default: the Kinship server's host name).",
+    @Option(help: ArgumentHelp(
+        "The chat domain: addresses are USERID@DOMAIN (default: what the Kinship server says, else its host name).",
         valueName: "domain"))
     var domain: String?
     @OptionGroup var server: ChatServerOptions
@@ -26,12 +27,21 @@ struct ChatLoginOptions: ParsableArguments {
             throw CLIError.graph(error, command: "kinship chat")
         }
         guard token.permissions.contains(.xmppLogin) else { throw CLIError.noChatPermission(account: account.account) }
-        let chatDomain = domain ?? URL(string: kinship.record.server)?.host ?? "localhost"
+        // Where the chat server is: the options given, else what the Kinship server says (GET
+        // /chat/server), else its host name.
+        let discovered = domain == nil ? try await ChatServerDiscovery.ask(kinship.record.server) : nil
+        let chatDomain = domain ?? discovered?.domain ?? URL(string: kinship.record.server)?.host ?? "localhost"
         guard let jid = JID("\(token.userID)@\(chatDomain)") else { throw ValidationError("--domain \(chatDomain) is not a chat domain.") }
+        var trust = server.trust
+        if server.trustCert == nil, let discovered, ChatServerDiscovery.isLoopback(kinship.record.server),
+            let path = try discovered.savedCertificate(in: AccountOptions.configFolder)
+        {
+            trust = .certificate(path: path)
+        }
         let manager = kinship.manager
         let configuration = XMPPConfiguration(
-            jid: jid, tokenProvider: { try await manager.accessTokenForCall().tokenString }, host: server.host ?? chatDomain,
-            port: server.port, trust: server.trust, timeout: .seconds(server.timeout))
+            jid: jid, tokenProvider: { try await manager.accessTokenForCall().tokenString }, host: server.host ?? discovered?.host ?? chatDomain,
+            port: server.port ?? discovered?.port ?? 5222, trust: trust, timeout: .seconds(server.timeout))
         var options = XMPPClient.Options()
         options.initialPresence = presence ? Presence() : nil
         return try await XMPPClient(configuration: configuration, options: options).session(body)

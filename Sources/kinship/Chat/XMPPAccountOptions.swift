@@ -21,7 +21,7 @@ struct XMPPAccountOptions: ParsableArguments {
         let password = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         guard !password.isEmpty else { throw ValidationError("The password file \(passwordFile) is empty.") }
         return XMPPConfiguration(
-            jid: JID(jid)!, password: password, host: server.host, port: server.port, trust: server.trust, timeout: .seconds(server.timeout))
+            jid: JID(jid)!, password: password, host: server.host, port: server.port ?? 5222, trust: server.trust, timeout: .seconds(server.timeout))
     }
 
     /// Connects, runs `body`, and disconnects.

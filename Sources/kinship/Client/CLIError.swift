@@ -8,6 +8,8 @@ enum CLIError: Error, CustomStringConvertible {
     case graph(GraphError, command: String)
     /// The saved login was not granted `xmpp_login`.
     case noChatPermission(account: String)
+    /// The Kinship server could not be asked where its chat server is.
+    case chatServerUnknown(String)
     /// No friend (or more than one) matches what was typed.
     case noSuchFriend(String, candidates: [String])
 
@@ -20,6 +22,8 @@ enum CLIError: Error, CustomStringConvertible {
         case .noChatPermission(let account):
             "This login may not chat: the app was not granted xmpp_login. Run `kinship login --permissions xmpp_login"
                 + (account == "default" ? "" : " --account \(account)") + "` and allow chat."
+        case .chatServerUnknown(let reason):
+            "\(reason). Say where the chat server is with --domain, --host and --port."
         case .noSuchFriend(let typed, let candidates):
             candidates.isEmpty
                 ? "No friend matches \"\(typed)\"; `kinship chat friends` lists them."

@@ -12,6 +12,8 @@ struct ResolvedServeSettings {
     var secretFile: String?
     var demo: Bool
     var servesSampleApp: Bool
+    /// The chat server `--chat` runs; `nil` without `--chat`.
+    var supervisedChat: ChatServerSupervisor.Settings?
     var logLevel: Logger.Level
 
     init(_ settings: ServeSettings) throws {
@@ -80,6 +82,14 @@ struct ResolvedServeSettings {
             configuration.metrics = listener
         }
         configuration.mail = try Self.mail(settings)
+        let chatDomain = settings.string("chat_domain", default: "localhost")
+        let chatPort = try number("chat_port", 5222, 1...65_535)
+        if settings.bool("chat", default: false) {
+            let folder = URL(fileURLWithPath: settings.string("chat_folder", default: "kinship-chat")).standardizedFileURL.path
+            supervisedChat = .init(folder: folder, domain: chatDomain, port: chatPort)
+        } else if settings.string("chat_domain") != nil {
+            configuration.chatServer = ChatServerLocation(domain: chatDomain, host: settings.string("chat_host", default: chatDomain), port: chatPort)
+        }
         self.configuration = configuration
         secretFile = settings.string("secret_file")
         demo = settings.bool("demo", default: false)

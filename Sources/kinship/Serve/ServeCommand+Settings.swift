@@ -15,6 +15,7 @@ extension ServeCommand {
         "idle_timeout", "max_connections", "trusted_proxy", "metrics_port", "metrics_host", "callback_poll_interval",
         "callback_timeout", "callback_batch_size",
         "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password", "smtp_password_file", "mail_from", "smtp_ca_file",
+        "chat", "chat_domain", "chat_port", "chat_host", "chat_folder",
     ]
 
     /// The settings given on the command line, by key.
@@ -75,6 +76,11 @@ extension ServeCommand {
         set("smtp_password_file", mail.passwordFile)
         set("mail_from", mail.sender)
         set("smtp_ca_file", mail.certificatesFile)
+        if chat.chat { values["chat"] = ConfigValue(.bool(true), isSecret: false) }
+        set("chat_domain", chat.chatDomain)
+        set("chat_port", chat.chatPort)
+        set("chat_host", chat.chatHost)
+        set("chat_folder", chat.chatFolder)
         return values
     }
 }

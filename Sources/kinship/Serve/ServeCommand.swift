@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Lifetimes") var lifetimes: LifetimeOptions
     @OptionGroup(title: "Connections and metrics") var connections: ConnectionOptions
     @OptionGroup(title: "Mail") var mail: MailOptions
+    @OptionGroup(title: "Kinship Chat") var chat: ChatOptions
 
     func run() async throws {
         guard #available(macOS 15, iOS 18, *) else {
@@ -73,9 +74,15 @@ struct ServeCommand: AsyncParsableCommand {
         let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
         let builtInApps = resolved.servesSampleApp ? [BuiltInApp.sample] : []
         do {
+            var chatServer: ChatServerSupervisor?
+            if let supervised = resolved.supervisedChat {
+                let supervisor = try ChatServerSupervisor(settings: supervised, secret: configuration.secret, logger: logger)
+                configuration.chatServer = supervisor.location
+                chatServer = supervisor
+            }
             if resolved.demo { try await DemoBanner.seedAndPrint(platform, builtInAppIDs: Set(builtInApps.map(\.id))) }
             let application = try await KinshipApplication.make(
-                platform: platform, configuration: configuration, builtInApps: builtInApps, logger: logger)
+                platform: platform, configuration: configuration, builtInApps: builtInApps, chatServer: chatServer, logger: logger)
             try await application.runService()
         } catch {
             await platform.close()

@@ -149,6 +149,21 @@ struct ChatRosterTests {
         }
     }
 
+    @Test("GET /chat/server says where the chat server is, when there is one")
+    func location() async throws {
+        try await withLiveServer(.sqlite) { server in
+            let (status, _) = try await server.getJSON("/chat/server")
+            #expect(status == .notFound)
+        }
+        let location = ChatServerLocation(domain: "chat.example.com", host: "xmpp.example.com", port: 5223)
+        try await withLiveServer(.sqlite, configure: { $0.chatServer = location }) { server in
+            let (status, answer) = try await server.getJSON("/chat/server")
+            #expect(status == .ok)
+            #expect(answer["domain"] as? String == "chat.example.com" && answer["host"] as? String == "xmpp.example.com")
+            #expect(answer["port"] as? Int == 5223 && answer["certificate"] == nil)
+        }
+    }
+
     @Test("a vCard is the profile: names, the picture and its SHA-1 for presence", arguments: TestEngine.enabled)
     func vCard(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in

@@ -1,0 +1,26 @@
+import Hummingbird
+import KinshipCore
+
+/// Where this Kinship's chat server is, as `GET /chat/server` tells chat clients: the chat domain
+/// (addresses are `USERID@domain`), the host and port to connect to, and — only for the
+/// self-signed certificate of the Prosody `kinship serve --chat` runs on loopback — that
+/// certificate, so a client on the same machine can trust exactly it.
+public struct ChatServerLocation: Sendable, Equatable, Encodable {
+    public var domain: String
+    public var host: String
+    public var port: Int
+    /// The PEM certificate of a loopback demo chat server; `nil` for a real one.
+    public var certificate: String?
+
+    public init(domain: String, host: String, port: Int, certificate: String? = nil) {
+        self.domain = domain
+        self.host = host
+        self.port = port
+        self.certificate = certificate
+    }
+
+    func addRoute(to router: Router<KinshipRequestContext>) {
+        let location = self
+        router.get("/chat/server") { _, _ in JSONResponse.make(location) }
+    }
+}
