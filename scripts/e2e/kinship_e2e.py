@@ -122,8 +122,8 @@ def secret_file_arguments(kinship, database, folder):
     return ["--secret-file", path]
 
 
-def start_server(kinship, database, folder, log_level="info", extra=()):
-    port = free_port()
+def start_server(kinship, database, folder, log_level="info", extra=(), port=None):
+    port = port or free_port()
     log_path = server_log_path(folder)
     log = open(log_path, "w")
     process = subprocess.Popen(

@@ -260,7 +260,13 @@ public actor XMPPConnection {
         let element = try await nextElement("authenticating")
         if element.name == "failure" {
             let condition = element.elements.first { $0.name != "text" }?.name ?? "failure"
-            throw condition == "not-authorized" ? .notAuthorized : .authenticationFailed(condition)
+            let text = element.child("text")?.text
+            switch condition {
+            case "not-authorized": throw .notAuthorized
+            case "temporary-auth-failure":
+                throw .authenticationFailed("the server cannot check logins right now" + (text.map { " (\($0))" } ?? "") + "; try again later")
+            default: throw .authenticationFailed(condition + (text.map { ": \($0)" } ?? ""))
+            }
         }
         return element
     }

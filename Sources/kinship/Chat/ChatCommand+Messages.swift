@@ -23,12 +23,15 @@ extension ChatCommand {
     struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show messages, friends coming and going, and friend requests as they arrive, until Ctrl-C.",
-            discussion: "Messages kept for you while you were offline come first. --count stops after that many messages.")
+            discussion: """
+                Messages kept for you while you were offline come first. A lost connection is made again. --count stops \
+                after that many messages.
+                """)
         @OptionGroup var chat: ChatLoginOptions
         @Option(help: ArgumentHelp("Stop after this many messages.", valueName: "n")) var count: Int?
 
         func run() async throws {
-            try await chat.withClient(presence: true) { client in
+            try await chat.withClient(presence: true, reconnecting: true) { client in
                 print("Listening as \(await client.boundJID?.bare.description ?? "?"); Ctrl-C stops.")
                 fflush(nil)
                 var messages = 0
@@ -63,6 +66,10 @@ extension ChatCommand {
                 return "\(jid) is no longer on your friend list."
             case .disconnected(let error?):
                 return "Disconnected: \(error)"
+            case .reconnecting(let attempt, let delay):
+                return "Connecting again (attempt \(attempt), in \(delay.components.seconds) s)…"
+            case .connected:
+                return "Connected."
             default:
                 return nil
             }

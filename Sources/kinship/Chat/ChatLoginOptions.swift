@@ -18,7 +18,12 @@ struct ChatLoginOptions: ParsableArguments {
     /// Logs in to chat with the account's token (refreshed when it has expired), runs `body`, and
     /// logs out. With `presence`, the person shows as online meanwhile, and the server delivers
     /// what waited for them: friend requests and messages.
-    func withClient<Result>(presence: Bool, _ body: (XMPPClient) async throws -> Result) async throws -> Result {
+    ///
+    /// With `reconnecting`, a lost connection is made again (with a fresh token when the old one
+    /// expired), and the friend list synced again.
+    func withClient<Result>(presence: Bool, reconnecting: Bool = false, _ body: (XMPPClient) async throws -> Result) async throws
+        -> Result
+    {
         let kinship = try await account.openClient()
         let token: AccessToken
         do {
@@ -44,6 +49,7 @@ struct ChatLoginOptions: ParsableArguments {
             port: server.port ?? discovered?.port ?? 5222, trust: trust, timeout: .seconds(server.timeout))
         var options = XMPPClient.Options()
         options.initialPresence = presence ? Presence() : nil
+        options.reconnect = reconnecting ? ReconnectPolicy(initialDelay: .milliseconds(500), maximumDelay: .seconds(30)) : nil
         return try await XMPPClient(configuration: configuration, options: options).session(body)
     }
 

@@ -31,7 +31,8 @@ local batch_limit = 500;
 
 local provider = {};
 
--- Asks Kinship whether `token` may log in as `username`; true, or nil and the reason.
+-- Asks Kinship whether `token` may log in as `username`: true, or nil, the reason and whether
+-- Kinship could not be asked at all.
 function provider.test_password(username, token)
 	local answer, reason, code = kinship.ask("/chat/auth", { user = username, token = token });
 	if answer and answer.allowed == true then
@@ -39,7 +40,7 @@ function provider.test_password(username, token)
 	end
 	if code == 0 then
 		log("warn", "Kinship did not answer a chat login check for %s: %s", username, reason);
-		return nil, "Kinship cannot be reached to check the login.";
+		return nil, "Kinship cannot be reached to check the login; try again in a moment.", true;
 	elseif code == 401 then
 		log("error", "Kinship refused this server's kinship_secret: run `kinship chat config` again");
 	else
@@ -92,8 +93,12 @@ local function oauthbearer(self, message)
 		return "failure", "malformed-request", "Name your chat address in the authorization identity (a=USERID).";
 	end
 	self.username = username;
-	local allowed, reason = self.profile.oauthbearer(self, username, token);
+	local allowed, reason, unreachable = self.profile.oauthbearer(self, username, token);
 	module:log("info", "OAUTHBEARER login for %s: %s", username, allowed and "allowed" or "refused");
+	if unreachable then
+		-- Not the token's fault: the client may try again later (RFC 6120 §6.5.12).
+		return "failure", "temporary-auth-failure", reason;
+	end
 	if not allowed then
 		self.oauthbearer_refused = reason or "The token was refused.";
 		return "challenge", json.encode({ status = "invalid_token", scope = "xmpp_login" });
@@ -106,11 +111,11 @@ registerMechanism("OAUTHBEARER", { "oauthbearer" }, oauthbearer);
 -- Both mechanisms check the token with Kinship and name the session to Kinship by its hash.
 function provider.get_sasl_handler(session)
 	local function check(_, username, token)
-		local allowed, reason = provider.test_password(username, token);
+		local allowed, reason, unreachable = provider.test_password(username, token);
 		if allowed and session then
 			session.kinship_token_hash = sha256(token, true);
 		end
-		return allowed, reason;
+		return allowed, reason, unreachable;
 	end
 	return new_sasl(host, {
 		plain_test = function(sasl, username, token) return check(sasl, username, token), true; end;
