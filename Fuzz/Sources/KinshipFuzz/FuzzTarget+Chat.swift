@@ -27,7 +27,7 @@ extension FuzzTarget {
             {
                 return
             }
-            for hash in [SCRAMClient.Hash.sha256, .sha1] {
+            for hash in SCRAMClient.Hash.allCases {
                 var client = SCRAMClient(hash: hash, username: "ada", password: "pencil", clientNonce: "fyko+d2lbbFgONRv9qkxdawL")
                 guard (try? client.respond(to: challenge)) != nil else { continue }
                 try? client.verify(serverFinal: final.text)

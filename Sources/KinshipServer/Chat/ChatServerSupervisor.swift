@@ -107,21 +107,11 @@ public actor ChatServerSupervisor: Service {
     /// A self-signed certificate for `domain` (ten years), made with OpenSSL.
     private static func makeCertificate(at certificate: String, key: String, domain: String) throws {
         guard let openssl = executable("openssl") else { throw ChatSupervisorError.opensslMissing }
-        let process = Process()
-        process.executableURL = openssl
-        process.arguments = [
+        let status = try ChildProcess.spawn(openssl.path, [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650", "-subj", "/CN=\(domain)",
             "-addext", "subjectAltName=DNS:\(domain)", "-keyout", key, "-out", certificate,
-        ]
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ChatSupervisorError.certificateFailed(String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
+        ]).waitUntilExit()
+        guard status == 0 else { throw ChatSupervisorError.certificateFailed("openssl req exited with status \(status)") }
     }
 }
 

@@ -9,7 +9,8 @@ import Darwin
 /// A child process started with `posix_spawn`, with SIGTERM and SIGINT back at their default
 /// actions and no signal blocked. `kinship serve` ignores those signals (its service group
 /// catches them to shut down gracefully), and a child started by Foundation's `Process` would
-/// inherit that and never stop when asked.
+/// inherit that and never stop when asked; `Process` also now and then crashes a process with
+/// many open descriptors on Linux (swift-corelibs-foundation #5472).
 struct ChildProcess: Sendable {
     let pid: pid_t
 
@@ -45,6 +46,14 @@ struct ChildProcess: Sendable {
     func exitStatus() -> Int32? {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// Blocks until it ends; its exit status. For short jobs before the server runs.
+    func waitUntilExit() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }

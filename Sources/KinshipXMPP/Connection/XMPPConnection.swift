@@ -60,7 +60,7 @@ public actor XMPPConnection {
             startReading()
             return jid
         } catch {
-            await disconnect()
+            await close()
             throw error
         }
     }

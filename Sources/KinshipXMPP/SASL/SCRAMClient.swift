@@ -7,12 +7,23 @@ import _CryptoExtras
 /// ``verify(serverFinal:)``, which proves the server knew the password too.
 public struct SCRAMClient: Sendable {
     /// The hash a SCRAM mechanism is built on.
+    /// The SCRAM variants, strongest first: the client picks the first one the server offers.
     public enum Hash: String, Sendable, CaseIterable {
+        case sha512 = "SCRAM-SHA-512"
         case sha256 = "SCRAM-SHA-256"
         case sha1 = "SCRAM-SHA-1"
 
         /// The SASL mechanism name.
         public var mechanism: String { rawValue }
+
+        /// The length of the hash, in bytes.
+        var byteCount: Int {
+            switch self {
+            case .sha512: 64
+            case .sha256: 32
+            case .sha1: 20
+            }
+        }
     }
 
     /// Fewer PBKDF2 rounds than this is refused: a server (or an attacker in its place) asking for
@@ -77,10 +88,14 @@ public struct SCRAMClient: Sendable {
     }
 
     private func saltedPassword(salt: Data, iterations: Int) throws(SASLError) -> Data {
-        let function: KDF.Insecure.PBKDF2.HashFunction = hash == .sha256 ? .sha256 : .insecureSHA1
+        let function: KDF.Insecure.PBKDF2.HashFunction = switch hash {
+        case .sha512: .sha512
+        case .sha256: .sha256
+        case .sha1: .insecureSHA1
+        }
         do {
             let key = try KDF.Insecure.PBKDF2.deriveKey(
-                from: Data(password.utf8), salt: salt, using: function, outputByteCount: hash == .sha256 ? 32 : 20,
+                from: Data(password.utf8), salt: salt, using: function, outputByteCount: hash.byteCount,
                 unsafeUncheckedRounds: iterations)
             return key.withUnsafeBytes { Data($0) }
         } catch {
@@ -95,6 +110,7 @@ public struct SCRAMClient: Sendable {
     private func hmac(key: Data, _ message: Data) -> Data {
         let symmetric = SymmetricKey(data: key)
         return switch hash {
+        case .sha512: Data(HMAC<SHA512>.authenticationCode(for: message, using: symmetric))
         case .sha256: Data(HMAC<SHA256>.authenticationCode(for: message, using: symmetric))
         case .sha1: Data(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: symmetric))
         }
@@ -102,6 +118,7 @@ public struct SCRAMClient: Sendable {
 
     private func digest(_ data: Data) -> Data {
         switch hash {
+        case .sha512: Data(SHA512.hash(data: data))
         case .sha256: Data(SHA256.hash(data: data))
         case .sha1: Data(Insecure.SHA1.hash(data: data))
         }
