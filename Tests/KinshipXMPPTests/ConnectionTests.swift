@@ -73,6 +73,25 @@ struct MechanismTests {
         }
     }
 
+    @Test("the message archive (XEP-0313): the last messages with a contact, oldest first")
+    func archive() async throws {
+        try await OwnProsody.with { own in
+            let ada = try await own.server.register("ada")
+            let bob = try await own.server.register("bob")
+            let adaClient = XMPPClient(configuration: own.server.configuration(ada))
+            let bobClient = XMPPClient(configuration: own.server.configuration(bob))
+            try await adaClient.connect()
+            try await bobClient.connect()
+            for text in ["one", "two", "three"] { try await adaClient.send(message: text, to: bob) }
+            try await Task.sleep(for: .milliseconds(300))
+            let history = try await bobClient.history(with: ada, limit: 2)
+            #expect(history.map(\.body) == ["two", "three"])
+            #expect(history.allSatisfy { $0.from?.bare == ada && $0.date != nil })
+            #expect(try await adaClient.history(with: bob).map(\.body) == ["one", "two", "three"])
+            for client in [adaClient, bobClient] { await client.disconnect() }
+        }
+    }
+
     @Test("PLAIN only when allowed, and then only over TLS")
     func plain() async throws {
         try await OwnProsody.with(extraConfig: #"disable_sasl_mechanisms = { "SCRAM-SHA-256", "SCRAM-SHA-1", "DIGEST-MD5" }"#) { own in

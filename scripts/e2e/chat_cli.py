@@ -3,7 +3,8 @@
 
 The CLI logs in to chat with its Kinship token through KinshipXMPP (OAUTHBEARER). Checked: the
 friend list with who is online; a message to a friend named by a search reaches their `listen`;
-a message to a friend who is offline waits for them; a friend request made on the web is accepted
+a message to a friend who is offline waits for them; `history` reads the archive back; a friend
+request made on the web is accepted
 from the CLI (and shows on the web), another declined; accepting someone who never asked says so
 and sends nothing; a login without xmpp_login, an untrusted certificate and a revoked token each
 fail at once with words that say what to do.
@@ -82,6 +83,12 @@ def main():
         emile_listens = listen("emile", 1)
         heard = printed(emile_listens)
         check("… and reaches Émile when he comes online", "Ada Lovelace: Émile, read this later" in heard, heard)
+
+        code, out, err = run("chat", "history", "Émile", *where)
+        check("kinship chat history reads the conversation back from the archive (XEP-0313)",
+              code == 0 and "You: Émile, read this later" in out, out + err)
+        code, out, err = run("chat", "history", "Alan", "--account", "grace", *where)
+        check("… and says when there is none", code == 0 and "No messages with Alan Turing yet" in out, out + err)
 
         print(f"==> {platform.engine}: friend requests answered from the terminal", flush=True)
         zhang_web = WebPerson(base, "zhangwei@example.com", "kinship-demo")

@@ -28,7 +28,7 @@ log = { info = "$dir/prosody.log" }
 authentication = "internal_hashed"
 c2s_require_encryption = true
 allow_unencrypted_plain_auth = false
-modules_enabled = { "roster", "saslauth", "tls", "disco", "vcard_legacy", "ping", "posix" }
+modules_enabled = { "roster", "saslauth", "tls", "disco", "vcard_legacy", "ping", "posix", "mam" }
 modules_disabled = { "s2s" }
 limits = { c2s = { rate = "100mb/s", burst = "10s" } }
 c2s_stanza_size_limit = 64*1024*1024

@@ -12,4 +12,9 @@ enum Namespace {
     static let vcard = "vcard-temp"
     static let vcardUpdate = "vcard-temp:x:update"
     static let nick = "http://jabber.org/protocol/nick"
+    static let archive = "urn:xmpp:mam:2"
+    static let forward = "urn:xmpp:forward:0"
+    static let delay = "urn:xmpp:delay"
+    static let dataForms = "jabber:x:data"
+    static let resultSets = "http://jabber.org/protocol/rsm"
 }

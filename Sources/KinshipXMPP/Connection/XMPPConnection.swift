@@ -27,6 +27,8 @@ public actor XMPPConnection {
     private var stepTimer: Task<Void, Never>?
     private var nextID = 0
     private var reader: Task<Void, Never>?
+    /// Archive results (XEP-0313) arriving for queries under way, by query id.
+    private var archiveResults: [String: [XMLElement]] = [:]
     /// Whether the stream has offered roster versioning (XEP-0237).
     public private(set) var supportsRosterVersioning = false
 
@@ -132,6 +134,16 @@ public actor XMPPConnection {
         }
         if answer.kind == .error { throw .stanzaError(answer.error ?? StanzaError(kind: .cancel, condition: "undefined-condition")) }
         return answer
+    }
+
+    /// Sends an archive query (XEP-0313) and returns the `<result>` elements that came for it,
+    /// in order, with the final answer. Results are collected here, in the order the connection
+    /// reads them, so every one that came before the answer is in.
+    public func queryArchive(_ iq: IQ, queryID: String) async throws(XMPPError) -> (results: [XMLElement], answer: IQ) {
+        archiveResults[queryID] = []
+        defer { archiveResults[queryID] = nil }
+        let answer = try await request(iq)
+        return (archiveResults[queryID] ?? [], answer)
     }
 
     /// A fresh stanza id.
@@ -346,6 +358,12 @@ public actor XMPPConnection {
         switch event {
         case .element(let element):
             if Self.streamFailure(element) != nil { return false }
+            if element.name == "message", let result = element.child("result", namespace: Namespace.archive),
+                let query = result[attribute: "queryid"], archiveResults[query] != nil
+            {
+                archiveResults[query]?.append(result)
+                return true
+            }
             guard let stanza = Stanza(element) else { return true }
             if case .iq(let iq) = stanza, iq.kind == .result || iq.kind == .error, let waiting = pending.removeValue(forKey: iq.id) {
                 waiting.resume(returning: iq)

@@ -20,6 +20,32 @@ extension ChatCommand {
         }
     }
 
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read your conversation with a friend from the chat server's archive, oldest first.")
+        @OptionGroup var chat: ChatLoginOptions
+        @Argument(help: "The friend: a name (or a search that matches one person), a user id or a chat address.") var friend: String
+        @Option(help: ArgumentHelp("How many of the latest messages to show.", valueName: "n")) var limit: Int = 20
+
+        func validate() throws {
+            guard (1...500).contains(limit) else { throw ValidationError("--limit must be between 1 and 500.") }
+        }
+
+        func run() async throws {
+            let (me, name, messages) = try await chat.withClient(presence: false) { client in
+                let jid = try await ChatLoginOptions.friend(friend, of: client)
+                let name = await client.roster[jid]?.name ?? jid.description
+                return (await client.boundJID?.bare, name, try await client.history(with: jid, limit: limit))
+            }
+            if messages.isEmpty { print("No messages with \(name) yet.") }
+            let format = Date.FormatStyle(date: .numeric, time: .shortened)
+            for message in messages {
+                let who = message.from?.bare == me ? "You" : name
+                print("[\(message.date.map { $0.formatted(format) } ?? "?")] \(who): \(message.body)")
+            }
+        }
+    }
+
     struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show messages, friends coming and going, and friend requests as they arrive, until Ctrl-C.",

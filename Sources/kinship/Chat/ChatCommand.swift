@@ -11,7 +11,7 @@ struct ChatCommand: AsyncParsableCommand {
             The chat commands log in to chat with the login of `kinship login --permissions xmpp_login`: the chat \
             friend list is your Kinship friend list. --domain, --host and --port say where the chat server is.
             """,
-        subcommands: [Friends.self, Send.self, Listen.self, Accept.self, Decline.self, Config.self])
+        subcommands: [Friends.self, Send.self, Listen.self, History.self, Accept.self, Decline.self, Config.self])
 
     struct Config: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
