@@ -7,7 +7,8 @@ password, over TLS. Checked: a token granted xmpp_login logs in; another person'
 without xmpp_login, a revoked token and a made-up one are refused with not-authorized; /chat/auth
 refuses a caller without the shared secret; eight logins at once are each answered (the check does
 not block Prosody while Kinship answers); a live session ends within 2 s of its person taking
-xmpp_login back on the platform, and another person's session goes on.
+xmpp_login back on the platform, or of removing the app on /account/apps, and another person's
+session goes on.
 
     chat_login.py --kinship PATH [--database URL]
 """
@@ -21,7 +22,7 @@ import urllib.request
 
 import slixmpp
 
-from kinship_chat import DOMAIN, DemoPlatform
+from kinship_chat import DOMAIN, DemoPlatform, WebPerson
 from kinship_e2e import Checks, log_in
 
 check = Checks()
@@ -148,7 +149,14 @@ def main():
         check("Ada's live session ends within 2 s of her taking xmpp_login back", lasted is not None and lasted <= 2, lasted)
         check("Grace's live session goes on", going)
         check("the token without xmpp_login now is refused", logins(port, certificate, (f"{ada}@{DOMAIN}/test", chat)) == ["not-authorized"])
-        graph_delete(base, "/me/permissions", grace_chat)
+        zhang = people["zhangwei@example.com"]
+        zhang_chat = log_in(base, client_id, "zhangwei@example.com", "kinship-demo", "public_profile,xmpp_login")["access_token"]
+        lasted, going = live_sessions(port, certificate, (f"{grace}@{DOMAIN}/live", grace_chat), (f"{zhang}@{DOMAIN}/live", zhang_chat),
+                                      lambda: WebPerson(base, "grace@example.com", "kinship-demo").remove_app(client_id))
+        print(f"    the session ended {lasted:.2f} s after the app was removed" if lasted is not None else
+              "    the session did not end", flush=True)
+        check("Grace's live session ends within 2 s of her removing the app on /account/apps", lasted is not None and lasted <= 2, lasted)
+        check("Zhang's live session goes on", going)
         check("a token of a removed app is refused", logins(port, certificate, (f"{grace}@{DOMAIN}/test", grace_chat)) == ["not-authorized"])
 
         try:

@@ -129,6 +129,14 @@ class WebPerson:
         if answer.status_code != 303:
             raise SystemExit(f"renaming on /account/profile failed: HTTP {answer.status_code}")
 
+    def remove_app(self, app_id):
+        """Presses "Remove APP" on /account/apps."""
+        page = self.http.get(self.base + "/account/apps", timeout=30).text
+        answer = self.http.post(self.base + "/account/apps", data={"csrf_token": self.csrf(page), "app_id": app_id},
+                                allow_redirects=False, timeout=30)
+        if answer.status_code != 303:
+            raise SystemExit(f"removing the app on /account/apps failed: HTTP {answer.status_code}")
+
     def friends_page(self):
         return self.http.get(self.base + "/account/friends", timeout=30).text
 
