@@ -16,6 +16,7 @@ public actor ChatServerSupervisor: Service {
         /// The loopback port chat clients connect to.
         public var port: Int
 
+        /// The settings; `folder` should be an absolute path (Prosody reads paths from its own folder).
         public init(folder: String, domain: String, port: Int) {
             self.folder = folder
             self.domain = domain
@@ -57,6 +58,8 @@ public actor ChatServerSupervisor: Service {
         listeningSink.finish()
     }
 
+    /// Waits for the server to listen, writes Prosody's configuration, then keeps Prosody running
+    /// until the server shuts down.
     public func run() async throws {
         var urls = listening.makeAsyncIterator()
         guard let url = await urls.next(isolation: self), !Task.isShuttingDownGracefully else { return }

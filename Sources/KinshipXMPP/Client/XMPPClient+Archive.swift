@@ -4,8 +4,11 @@ import Foundation
 public struct ArchivedMessage: Sendable, Equatable {
     /// The archive's id for it.
     public var id: String
+    /// Who sent it.
     public var from: JID?
+    /// Who it was for.
     public var to: JID?
+    /// Its text.
     public var body: String
     /// When the server archived it.
     public var date: Date?
