@@ -17,9 +17,16 @@ public struct Contact: Sendable, Hashable, Codable, Identifiable {
     public var payload: [String: String]
 
     public init(
-        id: String, name: String, firstName: String? = nil, middleName: String? = nil, lastName: String? = nil,
-        searchKeys: [String] = [], pictureURL: String? = nil, availability: Availability = .unknown,
-        pinnedSection: String? = nil, payload: [String: String] = [:]
+        id: String,
+        name: String,
+        firstName: String? = nil,
+        middleName: String? = nil,
+        lastName: String? = nil,
+        searchKeys: [String] = [],
+        pictureURL: String? = nil,
+        availability: Availability = .unknown,
+        pinnedSection: String? = nil,
+        payload: [String: String] = [:]
     ) {
         self.id = id
         self.name = name

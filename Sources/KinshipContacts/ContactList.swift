@@ -41,8 +41,11 @@ public struct ContactList: Sendable {
 
     /// A list of `contacts`; later contacts with an id already seen replace the earlier ones.
     public init(
-        _ contacts: [Contact] = [], sortOrder: SortOrder = .firstName, displayOrder: DisplayOrder = .firstLast,
-        pinnedSections: [String] = [], selectionMode: SelectionMode = .multiple
+        _ contacts: [Contact] = [],
+        sortOrder: SortOrder = .firstName,
+        displayOrder: DisplayOrder = .firstLast,
+        pinnedSections: [String] = [],
+        selectionMode: SelectionMode = .multiple
     ) {
         self.sortOrder = sortOrder
         self.displayOrder = displayOrder

@@ -151,7 +151,9 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public var redirectableProblem: AuthorizationError? {
         if responseType != "code" {
             return AuthorizationError(
-                .unsupportedResponseType, description: "response_type must be \"code\"")
+                .unsupportedResponseType,
+                description: "response_type must be \"code\""
+            )
         }
         if let method = codeChallengeMethod, method != "S256" {
             return AuthorizationError(.invalidRequest, description: "code_challenge_method must be S256")
@@ -161,7 +163,9 @@ public struct AuthorizationRequest: Sendable, Equatable {
         }
         if let challenge = codeChallenge, !PKCE.isWellFormed(challenge) {
             return AuthorizationError(
-                .invalidRequest, description: "code_challenge must be 43 base64url characters (S256)")
+                .invalidRequest,
+                description: "code_challenge must be 43 base64url characters (S256)"
+            )
         }
         if let nonce, nonce.utf8.count > Self.maxNonceLength {
             return AuthorizationError(.invalidRequest, description: "nonce is longer than \(Self.maxNonceLength) bytes")
@@ -169,7 +173,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
         guard let prompts else {
             return AuthorizationError(
                 .invalidRequest,
-                description: "prompt must be none, login, consent or select_account (space-separated)")
+                description: "prompt must be none, login, consent or select_account (space-separated)"
+            )
         }
         if prompts.contains(.none), prompts.count > 1 {
             return AuthorizationError(.invalidRequest, description: "prompt=none cannot be combined with other values")
@@ -179,13 +184,16 @@ public struct AuthorizationRequest: Sendable, Equatable {
         }
         if isOpenID, codeChallenge == nil, nonce == nil {
             return AuthorizationError(
-                .invalidRequest, description: "nonce is required for an OpenID Connect login without PKCE")
+                .invalidRequest,
+                description: "nonce is required for an OpenID Connect login without PKCE"
+            )
         }
         let unknown = PermissionCatalogue.unknown(in: scope)
         if !unknown.isEmpty {
             return AuthorizationError(
                 .invalidScope,
-                description: "Invalid scopes: \(Permission.scope(of: unknown))")
+                description: "Invalid scopes: \(Permission.scope(of: unknown))"
+            )
         }
         return nil
     }

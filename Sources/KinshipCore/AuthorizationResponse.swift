@@ -15,7 +15,10 @@ public struct AuthorizationError: Error, Sendable, Equatable {
 
     /// The person cancelled the dialog.
     public static let userDenied = AuthorizationError(
-        .accessDenied, reason: "user_denied", description: "The person cancelled the login.")
+        .accessDenied,
+        reason: "user_denied",
+        description: "The person cancelled the login."
+    )
 }
 
 /// What the dialog sends back: `redirect_uri?code=…&state=…`, or `redirect_uri?error=…&state=…`.
@@ -86,9 +89,12 @@ public enum AuthorizationResponse: Sendable, Equatable {
         } else if let error = parameters["error"], !error.isEmpty {
             self = .error(
                 AuthorizationError(
-                    OAuthErrorCode(rawValue: error), reason: parameters["error_reason"],
-                    description: parameters["error_description"]),
-                state: state)
+                    OAuthErrorCode(rawValue: error),
+                    reason: parameters["error_reason"],
+                    description: parameters["error_description"]
+                ),
+                state: state
+            )
         } else {
             throw .noCodeOrError
         }

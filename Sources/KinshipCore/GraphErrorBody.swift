@@ -10,8 +10,13 @@ public struct GraphErrorBody: Codable, Sendable, Equatable, Error {
         public var fbtraceID: String
 
         public init(
-            message: String, type: String, code: Int, errorSubcode: Int? = nil, errorUserTitle: String? = nil,
-            errorUserMsg: String? = nil, fbtraceID: String
+            message: String,
+            type: String,
+            code: Int,
+            errorSubcode: Int? = nil,
+            errorUserTitle: String? = nil,
+            errorUserMsg: String? = nil,
+            fbtraceID: String
         ) {
             self.message = message
             self.type = type

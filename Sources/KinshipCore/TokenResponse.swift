@@ -20,8 +20,14 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var refreshTokenExpiresIn: Int?
 
     public init(
-        accessToken: String, tokenType: String = "bearer", expiresIn: Int, grantedScopes: [Permission],
-        declinedScopes: [Permission], scope: String? = nil, idToken: String? = nil, refreshToken: String? = nil,
+        accessToken: String,
+        tokenType: String = "bearer",
+        expiresIn: Int,
+        grantedScopes: [Permission],
+        declinedScopes: [Permission],
+        scope: String? = nil,
+        idToken: String? = nil,
+        refreshToken: String? = nil,
         refreshTokenExpiresIn: Int? = nil
     ) {
         self.accessToken = accessToken
@@ -76,8 +82,15 @@ public struct TokenDebugInfo: Codable, Sendable, Equatable {
     public var error: Problem?
 
     public init(
-        appID: String?, type: String?, application: String?, userID: String?, scopes: [Permission],
-        isValid: Bool, expiresAt: Int?, issuedAt: Int?, error: Problem?
+        appID: String?,
+        type: String?,
+        application: String?,
+        userID: String?,
+        scopes: [Permission],
+        isValid: Bool,
+        expiresAt: Int?,
+        issuedAt: Int?,
+        error: Problem?
     ) {
         self.appID = appID
         self.type = type

@@ -24,9 +24,16 @@ public struct AccessToken: Codable, Sendable, Equatable {
     public var refreshTokenExpirationDate: Date?
 
     public init(
-        tokenString: String, appID: String, userID: String, permissions: Set<Permission>,
-        declinedPermissions: Set<Permission> = [], expiredPermissions: Set<Permission> = [], expirationDate: Date,
-        refreshDate: Date = Date(), dataAccessExpirationDate: Date? = nil, refreshToken: String? = nil,
+        tokenString: String,
+        appID: String,
+        userID: String,
+        permissions: Set<Permission>,
+        declinedPermissions: Set<Permission> = [],
+        expiredPermissions: Set<Permission> = [],
+        expirationDate: Date,
+        refreshDate: Date = Date(),
+        dataAccessExpirationDate: Date? = nil,
+        refreshToken: String? = nil,
         refreshTokenExpirationDate: Date? = nil
     ) {
         self.tokenString = tokenString

@@ -14,7 +14,11 @@ extension Session {
     /// platform's reason in ``closeReason`` and throws a ``GraphError/Category/recoverable`` error
     /// carrying it. When the platform cannot be reached, a token that has not expired yet is used as
     /// it is (the renewal is tried again at the next call); an expired one throws a transient error.
-    public func accessToken(refreshingWithin margin: TimeInterval, using exchange: TokenExchange, replacing rejected: AccessToken? = nil)
+    public func accessToken(
+        refreshingWithin margin: TimeInterval,
+        using exchange: TokenExchange,
+        replacing rejected: AccessToken? = nil
+    )
         async throws(GraphError) -> AccessToken
     {
         guard let token = accessToken else { throw closeReason.map(GraphError.loginEnded) ?? .notLoggedIn }
@@ -47,9 +51,12 @@ extension Session {
         do {
             try await cache.save(renewed, forKey: cacheKey)
         } catch {
-            return .failure(GraphError(
-                category: .other,
-                message: "The renewed token could not be saved (\(error)). It serves this process, but the next start will have to log in again."))
+            return .failure(
+                GraphError(
+                    category: .other,
+                    message: "The renewed token could not be saved (\(error)). It serves this process, but the next start will have to log in again."
+                )
+            )
         }
         return .success(renewed)
     }

@@ -22,7 +22,12 @@ public actor Session {
 
     /// Makes a session; a cached token for the same app that is still valid, or that its refresh
     /// token can renew, moves it to `createdTokenLoaded`. `clock` tells the time (tests move it).
-    public init(appID: String, cache: any TokenCache, cacheKey: String = "default", clock: @escaping @Sendable () -> Date = Date.init)
+    public init(
+        appID: String,
+        cache: any TokenCache,
+        cacheKey: String = "default",
+        clock: @escaping @Sendable () -> Date = Date.init
+    )
         async throws
     {
         self.appID = appID

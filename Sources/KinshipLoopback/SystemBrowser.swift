@@ -30,7 +30,8 @@ public struct SystemBrowser: Sendable {
             let process = Process()
             process.executableURL = program
             let arguments = Array(command.dropFirst())
-            process.arguments = arguments.contains("%s")
+            process.arguments =
+                arguments.contains("%s")
                 ? arguments.map { $0 == "%s" ? url.absoluteString : $0 } : arguments + [url.absoluteString]
             do {
                 try process.run()

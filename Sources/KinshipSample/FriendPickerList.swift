@@ -29,17 +29,24 @@ struct FriendPickerList: Encodable, Sendable {
         var list = ContactList(friends.map(Contact.init), sortOrder: sortOrder)
         list.searchText = search
         sections = list.sections.map { section in
-            Section(title: section.title, friends: section.contacts.map {
-                Friend(id: $0.id, name: list.displayName(of: $0), pictureURL: $0.pictureURL)
-            })
+            Section(
+                title: section.title,
+                friends: section.contacts.map {
+                    Friend(id: $0.id, name: list.displayName(of: $0), pictureURL: $0.pictureURL)
+                }
+            )
         }
         index = list.indexTitles
         total = list.count
         matched = sections.reduce(0) { $0 + $1.friends.count }
-        problem = total == 0
-            ? SampleProblem(title: "No friends here yet",
-                message: "None of your Kinship friends use Kinship Sample yet. Friends show up here once they log in to it and share their friends list.",
-                action: nil)
+        problem =
+            total == 0
+            ? SampleProblem(
+                title: "No friends here yet",
+                message:
+                    "None of your Kinship friends use Kinship Sample yet. Friends show up here once they log in to it and share their friends list.",
+                action: nil
+            )
             : nil
     }
 

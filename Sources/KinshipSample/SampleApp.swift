@@ -34,12 +34,21 @@ public struct SampleApp: Sendable {
     /// The app with its platform credentials; `platformURL` is read on each request, as a server
     /// started on port 0 learns its address only once it listens.
     public static func make(
-        appID: String, clientSecret: String, signingSecret: String, platformURL: @escaping @Sendable () -> String,
-        secureCookies: Bool, transport: any HTTPTransport = URLSessionTransport()
+        appID: String,
+        clientSecret: String,
+        signingSecret: String,
+        platformURL: @escaping @Sendable () -> String,
+        secureCookies: Bool,
+        transport: any HTTPTransport = URLSessionTransport()
     ) async throws -> SampleApp {
         SampleApp(
             configuration: { KinshipConfiguration(serverURL: URL(string: platformURL())!, appID: appID, requestTimeout: 10) },
-            clientSecret: clientSecret, signingSecret: signingSecret, transport: transport, secureCookies: secureCookies, pages: try await SamplePages.load())
+            clientSecret: clientSecret,
+            signingSecret: signingSecret,
+            transport: transport,
+            secureCookies: secureCookies,
+            pages: try await SamplePages.load()
+        )
     }
 
     /// Adds the app's pages, its JSON for the friend picker, and its assets.
@@ -59,8 +68,10 @@ public struct SampleApp: Sendable {
                 return Response(status: .notFound)
             }
             return Response(
-                status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(string: asset.body)))
+                status: .ok,
+                headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: asset.body))
+            )
         }
     }
 
@@ -74,8 +85,14 @@ public struct SampleApp: Sendable {
     }
 
     func cookie(_ session: SampleSession) -> Cookie {
-        Cookie(name: SampleController.cookieName, value: session.id, path: Self.path, secure: secureCookies, httpOnly: true,
-            sameSite: .lax)
+        Cookie(
+            name: SampleController.cookieName,
+            value: session.id,
+            path: Self.path,
+            secure: secureCookies,
+            httpOnly: true,
+            sameSite: .lax
+        )
     }
 }
 

@@ -52,7 +52,8 @@ struct SampleController: Sendable {
         let rows = permissions.sorted { $0.permission < $1.permission }.map { status -> [String: Any] in
             [
                 "name": status.permission.rawValue, "summary": PermissionCatalogue.title(of: status.permission),
-                "isGranted": status.status == .granted, "canRevoke": status.status == .granted && PermissionCatalogue.isRevocableAlone(status.permission),
+                "isGranted": status.status == .granted,
+                "canRevoke": status.status == .granted && PermissionCatalogue.isRevocableAlone(status.permission),
                 "canAsk": status.status != .granted && SampleApp.permissions.contains(status.permission),
             ]
         }
@@ -107,12 +108,18 @@ struct SampleController: Sendable {
         do {
             let token = try await exchange.redeem(code: code, redirectURI: app.redirectURI, verifier: pending.verifier).accessToken
             await app.sessions.update(session.id) { $0.token = token }
-            logger.info("Sample login finished", metadata: ["user.id": "\(token.userID)", "granted": "\(Permission.scope(of: Array(token.permissions).sorted()))"])
+            logger.info(
+                "Sample login finished",
+                metadata: ["user.id": "\(token.userID)", "granted": "\(Permission.scope(of: Array(token.permissions).sorted()))"]
+            )
         } catch {
             logger.error("Sample login: the code exchange failed", metadata: ["error": "\(error)"])
             await app.sessions.update(session.id) {
-                $0.flash = SampleProblem(title: "Login did not finish",
-                    message: "Kinship Sample could not finish the login with Kinship. Please try again.", action: SampleProblem.logIn)
+                $0.flash = SampleProblem(
+                    title: "Login did not finish",
+                    message: "Kinship Sample could not finish the login with Kinship. Please try again.",
+                    action: SampleProblem.logIn
+                )
             }
         }
         return respond(Self.redirect(SampleApp.path), session, request)
@@ -144,9 +151,11 @@ struct SampleController: Sendable {
         }
         await app.sessions.update(session.id) {
             $0.token = nil
-            $0.flash = SampleProblem(title: "Kinship Sample was removed",
+            $0.flash = SampleProblem(
+                title: "Kinship Sample was removed",
                 message: "Kinship Sample no longer has access to your Kinship account, and you are logged out of it.",
-                action: SampleProblem.logIn)
+                action: SampleProblem.logIn
+            )
         }
         return respond(Self.redirect(SampleApp.path), session, request)
     }
@@ -163,12 +172,16 @@ struct SampleController: Sendable {
         } catch {
             logger.warning("Sample refused a deauthorize callback", metadata: ["reason": "\(error)"])
             return Response(
-                status: .badRequest, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid signed_request"}"#)))
+                status: .badRequest,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid signed_request"}"#))
+            )
         }
         let forgotten = await app.sessions.forget(userID: payload.userID, flash: .removedOnPlatform)
-        logger.info("Sample app removed on the platform; its sessions logged out",
-            metadata: ["user.id": "\(payload.userID)", "sessions": "\(forgotten)"])
+        logger.info(
+            "Sample app removed on the platform; its sessions logged out",
+            metadata: ["user.id": "\(payload.userID)", "sessions": "\(forgotten)"]
+        )
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"success":true}"#)))
     }
 
@@ -225,7 +238,10 @@ struct SampleController: Sendable {
     /// token and leaves the reason for the next page. Returns whether it did.
     private func forgetTokenIfDead(_ error: GraphError, _ session: SampleSession, _ logger: Logger) async -> Bool {
         guard error.category == .recoverable else { return false }
-        logger.info("Sample session's token no longer works", metadata: ["graph.code": "\(error.code ?? 0)", "graph.subcode": "\(error.subcode ?? 0)"])
+        logger.info(
+            "Sample session's token no longer works",
+            metadata: ["graph.code": "\(error.code ?? 0)", "graph.subcode": "\(error.subcode ?? 0)"]
+        )
         await app.sessions.update(session.id) {
             $0.token = nil
             $0.flash = .graph(error)

@@ -26,7 +26,9 @@ struct SamplePages: Sendable {
         let html = library.render(values, withTemplate: template) ?? "<p>This page could not be shown.</p>"
         return Response(
             status: html.hasPrefix("<p>") ? .internalServerError : status,
-            headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html))
+        )
     }
 }
 

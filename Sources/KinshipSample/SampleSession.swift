@@ -39,8 +39,13 @@ actor SampleSessionStore {
         }
         if sessions.count >= capacity { evict(now: now) }
         let session = SampleSession(
-            id: Base64URL.random(byteCount: 32), formToken: Base64URL.random(byteCount: 24), pendingLogin: nil, token: nil, flash: nil,
-            lastSeen: now)
+            id: Base64URL.random(byteCount: 32),
+            formToken: Base64URL.random(byteCount: 24),
+            pendingLogin: nil,
+            token: nil,
+            flash: nil,
+            lastSeen: now
+        )
         sessions[session.id] = session
         return session
     }

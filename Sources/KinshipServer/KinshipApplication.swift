@@ -18,8 +18,12 @@ public enum KinshipApplication {
     ///   - chatServer: the Prosody this process runs for Kinship Chat (`serve --chat`), started
     ///     once the server listens.
     public static func make(
-        platform: Platform, configuration: ServerConfiguration, builtInApps: [BuiltInApp] = [], metrics: ServerMetrics = ServerMetrics(),
-        chatServer: ChatServerSupervisor? = nil, logger: Logger
+        platform: Platform,
+        configuration: ServerConfiguration,
+        builtInApps: [BuiltInApp] = [],
+        metrics: ServerMetrics = ServerMetrics(),
+        chatServer: ChatServerSupervisor? = nil,
+        logger: Logger
     ) async throws -> some ApplicationProtocol {
         let pages = try await PageRenderer.load()
         let csrf = CSRFProtection(key: configuration.secret.key(for: "csrf"))
@@ -38,28 +42,39 @@ public enum KinshipApplication {
         HealthController(platform: platform).addRoutes(to: router)
         router.get("/assets/kinship.css") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(string: pages.stylesheet)))
+                status: .ok,
+                headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: pages.stylesheet))
+            )
         }
         let apiDocument = try await APIDocument.load()
         router.get("/openapi.json") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(bytes: apiDocument)))
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: apiDocument))
+            )
         }
         let signingKeys = SigningKeys(platform: platform, secret: configuration.secret, idTokenLifetime: configuration.idTokenLifetime)
         try await signingKeys.prepare()
         DiscoveryController(issuer: issuer, signingKeys: signingKeys).addRoutes(to: router)
         let cookies = BrowserCookies(secure: issuer.url.hasPrefix("https://"), sessionLifetime: configuration.browserSessionLifetime)
         let passwordLogin = PasswordLogin(
-            platform: platform, metrics: metrics,
+            platform: platform,
+            metrics: metrics,
             throttle: LoginThrottle(database: platform.database, clock: platform.clock, limits: configuration.loginLimits),
             sessionLifetime: configuration.browserSessionLifetime,
-            decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate()))
+            decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate())
+        )
         DialogController(
-            platform: platform, configuration: configuration, metrics: metrics, pages: pages,
-            validator: DialogRequestValidator(apps: platform.apps, pages: pages, issuer: issuer), csrf: csrf,
-            passwordLogin: passwordLogin, cookies: cookies
+            platform: platform,
+            configuration: configuration,
+            metrics: metrics,
+            pages: pages,
+            validator: DialogRequestValidator(apps: platform.apps, pages: pages, issuer: issuer),
+            csrf: csrf,
+            passwordLogin: passwordLogin,
+            cookies: cookies
         ).addRoutes(to: router)
         let account = AccountPages(platform: platform, configuration: configuration, pages: pages, csrf: csrf, cookies: cookies)
         let access = AccessController(account: account, passwordLogin: passwordLogin)
@@ -73,7 +88,9 @@ public enum KinshipApplication {
         let mailer = configuration.mail.map { settings in
             Mailer(
                 client: SMTPClient(settings: settings, clientName: URL(string: configuration.publicURL ?? "")?.host ?? "localhost"),
-                senderName: "Kinship", logger: logger)
+                senderName: "Kinship",
+                logger: logger
+            )
         }
         PasswordResetController(account: account, mailer: mailer, issuer: issuer).addRoutes(to: router)
         let callbackSettings = AppCallbackSettings(platform: platform, secret: configuration.secret)
@@ -88,14 +105,23 @@ public enum KinshipApplication {
         let servedApps = installed
         let builtInWithCallbacks = builtInApps.filter { installed.contains($0.name) }
         TokenController(
-            platform: platform, configuration: configuration, metrics: metrics, clients: clients, inspector: inspector, issuer: issuer,
-            signingKeys: signingKeys, appTokens: appTokens
+            platform: platform,
+            configuration: configuration,
+            metrics: metrics,
+            clients: clients,
+            inspector: inspector,
+            issuer: issuer,
+            signingKeys: signingKeys,
+            appTokens: appTokens
         ).addRoutes(to: router)
         UserInfoController(inspector: inspector, issuer: issuer, configuration: configuration).addRoutes(to: router)
         DebugTokenController(platform: platform, inspector: inspector, appTokens: appTokens).addRoutes(to: router)
         let chatGate = ChatServerGate(sharedSecret: ChatAuthController.sharedSecret(from: configuration.secret))
         ChatAuthController(
-            inspector: inspector, logins: ChatLogins(database: platform.database), gate: chatGate, maxFormBytes: configuration.maxFormBytes
+            inspector: inspector,
+            logins: ChatLogins(database: platform.database),
+            gate: chatGate,
+            maxFormBytes: configuration.maxFormBytes
         ).addRoutes(to: router)
         ChatRosterController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
         ChatVCardController(platform: platform, gate: chatGate, maxFormBytes: configuration.maxFormBytes).addRoutes(to: router)
@@ -104,12 +130,16 @@ public enum KinshipApplication {
         DeviceAuthorizationController(platform: platform, configuration: configuration, clients: clients, issuer: issuer)
             .addRoutes(to: router)
         TokenCacheController(
-            store: platform.tokenCache, rateLimits: platform.rateLimits, perAddressPerMinute: configuration.tokenCacheRequestsPerMinute
+            store: platform.tokenCache,
+            rateLimits: platform.rateLimits,
+            perAddressPerMinute: configuration.tokenCacheRequestsPerMinute
         ).addRoutes(to: router)
         let throttle = GraphThrottle(limits: configuration.graphLimits, clock: platform.clock)
         GraphController(
-            service: GraphService(platform: platform, inspector: inspector, appTokens: appTokens, throttle: throttle), issuer: issuer,
-            configuration: configuration, metrics: metrics
+            service: GraphService(platform: platform, inspector: inspector, appTokens: appTokens, throttle: throttle),
+            issuer: issuer,
+            configuration: configuration,
+            metrics: metrics
         ).addRoutes(to: router, home: access.home)
 
         let publicURLConfigured = configuration.publicURL != nil
@@ -117,20 +147,30 @@ public enum KinshipApplication {
         let connections = OpenConnections(limit: configuration.maxConnections)
         var services: [any Service] = [
             CallbackDeliverer(
-                outbox: platform.callbacks, apps: platform.apps, settings: callbackSettings, clock: platform.clock,
-                configuration: configuration.callbacks, metrics: metrics, logger: logger)
+                outbox: platform.callbacks,
+                apps: platform.apps,
+                settings: callbackSettings,
+                clock: platform.clock,
+                configuration: configuration.callbacks,
+                metrics: metrics,
+                logger: logger
+            )
         ]
         if let mailer { services.append(mailer) }
         if let chatServer { services.append(chatServer) }
         if let listener = configuration.metrics {
             services.append(
-                MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger))
+                MetricsEndpoint.make(metrics: metrics, platform: platform, host: listener.host, port: listener.port, logger: logger)
+            )
         }
         return Application(
             responder: APIVersionStrippingResponder(responder: router.buildResponder()),
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionLimitHandler(connections: connections)],
-                idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionLimitHandler(connections: connections)],
+                    idleTimeout: .seconds(Int64(configuration.idleTimeout))
+                )
+            ),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Kinship"),
             services: services,
             onServerRunning: { channel in
@@ -140,10 +180,13 @@ public enum KinshipApplication {
                 for app in builtInWithCallbacks {
                     await app.registerCallbacks(baseURL: issuer.url, settings: callbackSettings, configuration: configuration, logger: logger)
                 }
-                logger.info("Kinship is listening", metadata: [
-                    "url": "\(issuer.url)", "idle_timeout_s": "\(configuration.idleTimeout)",
-                    "max_connections": "\(configuration.maxConnections)",
-                ])
+                logger.info(
+                    "Kinship is listening",
+                    metadata: [
+                        "url": "\(issuer.url)", "idle_timeout_s": "\(configuration.idleTimeout)",
+                        "max_connections": "\(configuration.maxConnections)",
+                    ]
+                )
                 let apps = servedApps.isEmpty ? "" : "; built-in apps: " + servedApps.joined(separator: ", ")
                 logger.info("Pages: sign up at \(issuer.url)/signup, your account at \(issuer.url)/account\(apps)")
             },

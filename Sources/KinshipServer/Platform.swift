@@ -32,7 +32,10 @@ public struct Platform: Sendable {
     ///   - bcryptCost: bcrypt's work factor for passwords set from now on (12 in production).
     ///   - clock: where the platform reads the time; the system clock unless a test moves its own.
     public static func open(
-        _ location: DatabaseLocation, bcryptCost: UInt8 = 12, clock: any WallClock = SystemClock(), logger: Logger
+        _ location: DatabaseLocation,
+        bcryptCost: UInt8 = 12,
+        clock: any WallClock = SystemClock(),
+        logger: Logger
     ) async throws -> Platform {
         let database: Database
         do {
@@ -49,7 +52,11 @@ public struct Platform: Sendable {
         var generation: GrantGeneration?
         if case .sqlite(let path) = location { generation = GrantGeneration(databasePath: path) }
         return Platform(
-            database: database, clock: clock, passwords: PasswordHasher(cost: bcryptCost), grantGeneration: generation)
+            database: database,
+            clock: clock,
+            passwords: PasswordHasher(cost: bcryptCost),
+            grantGeneration: generation
+        )
     }
 
     init(database: Database, clock: any WallClock, passwords: PasswordHasher, grantGeneration: GrantGeneration?) {

@@ -125,7 +125,10 @@ public struct ServerConfiguration: Sendable {
         public var entryWindowSeconds: Int
 
         public init(
-            codeLifetime: Int = 10 * 60, pollInterval: Int = 5, startsPerAddressPerMinute: Int = 30, entriesPerWindow: Int = 10,
+            codeLifetime: Int = 10 * 60,
+            pollInterval: Int = 5,
+            startsPerAddressPerMinute: Int = 30,
+            entriesPerWindow: Int = 10,
             entryWindowSeconds: Int = 15 * 60
         ) {
             self.codeLifetime = codeLifetime
@@ -166,14 +169,28 @@ public struct ServerConfiguration: Sendable {
     /// A configuration with the defaults `kinship serve` uses. `secret` defaults to a fresh random
     /// one, which suits one process that is never restarted (a test); a server loads its own.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil,
-        database: DatabaseLocation = .defaultSQLite, bcryptCost: UInt8 = 12, loginLimits: LoginLimits = .init(),
-        codeLifetime: Int = 5 * 60, shortTokenLifetime: Int = 2 * 60 * 60, longTokenLifetime: Int = 60 * 24 * 60 * 60,
-        idTokenLifetime: Int = defaultIDTokenLifetime, refreshTokenLifetime: Int = 90 * 24 * 60 * 60, refreshReuseGrace: Int = 5,
-        browserSessionLifetime: Int = 30 * 24 * 60 * 60, maxFormBytes: Int = 16 * 1024,
-        graphLimits: GraphLimits = .init(), tokenCacheRequestsPerMinute: Int = 120,
-        signupsPerAddressPerMinute: Int = 10, deviceLogin: DeviceLogin = .init(), secret: ServerSecret = .generate(),
-        idleTimeout: Int = 15, maxConnections: Int = 10_000, metrics: MetricsListener? = nil
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        publicURL: String? = nil,
+        database: DatabaseLocation = .defaultSQLite,
+        bcryptCost: UInt8 = 12,
+        loginLimits: LoginLimits = .init(),
+        codeLifetime: Int = 5 * 60,
+        shortTokenLifetime: Int = 2 * 60 * 60,
+        longTokenLifetime: Int = 60 * 24 * 60 * 60,
+        idTokenLifetime: Int = defaultIDTokenLifetime,
+        refreshTokenLifetime: Int = 90 * 24 * 60 * 60,
+        refreshReuseGrace: Int = 5,
+        browserSessionLifetime: Int = 30 * 24 * 60 * 60,
+        maxFormBytes: Int = 16 * 1024,
+        graphLimits: GraphLimits = .init(),
+        tokenCacheRequestsPerMinute: Int = 120,
+        signupsPerAddressPerMinute: Int = 10,
+        deviceLogin: DeviceLogin = .init(),
+        secret: ServerSecret = .generate(),
+        idleTimeout: Int = 15,
+        maxConnections: Int = 10_000,
+        metrics: MetricsListener? = nil
     ) {
         self.host = host
         self.port = port

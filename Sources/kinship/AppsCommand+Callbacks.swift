@@ -14,7 +14,8 @@ extension AppsCommand {
                 which is made the first time callbacks are set up and printed that once as signing_secret: \
                 keep it on the app's server. --rotate-signing-secret makes a new one; the old one stops at once. \
                 URLs must be https (http only to 127.0.0.1, [::1] or localhost); pass "" to remove one.
-                """)
+                """
+        )
 
         @OptionGroup var options: SecretStorageOptions
         @Argument(help: "The app's client id.") var clientID: String
@@ -41,7 +42,10 @@ extension AppsCommand {
 
         func run() async throws {
             let change = AppCallbackSettings.Change(
-                deauthorizeURL: deauthorizeURL, dataDeletionURL: dataDeletionURL, rotateSigningSecret: rotateSigningSecret)
+                deauthorizeURL: deauthorizeURL,
+                dataDeletionURL: dataDeletionURL,
+                rotateSigningSecret: rotateSigningSecret
+            )
             let (app, signingSecret) = try await options.withPlatform { platform, secret in
                 do {
                     return try await AppCallbackSettings(platform: platform, secret: secret).update(appID: clientID, change)
@@ -51,8 +55,12 @@ extension AppsCommand {
             }
             try JSONOutput.print(
                 Output(
-                    clientID: app.id, deauthorizeCallbackURL: app.deauthorizeCallbackURL,
-                    dataDeletionCallbackURL: app.dataDeletionCallbackURL, signingSecret: signingSecret))
+                    clientID: app.id,
+                    deauthorizeCallbackURL: app.deauthorizeCallbackURL,
+                    dataDeletionCallbackURL: app.dataDeletionCallbackURL,
+                    signingSecret: signingSecret
+                )
+            )
         }
     }
 }

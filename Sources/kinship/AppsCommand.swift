@@ -3,7 +3,10 @@ import KinshipServer
 
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "apps", abstract: "Register and list apps, and set their callbacks.", subcommands: [Create.self, List.self, Callbacks.self])
+        commandName: "apps",
+        abstract: "Register and list apps, and set their callbacks.",
+        subcommands: [Create.self, List.self, Callbacks.self]
+    )
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -12,7 +15,8 @@ struct AppsCommand: AsyncParsableCommand {
                 The secret is shown once: it is stored only as a hash. Every app may also redirect to \
                 kinship{client_id}://authorize without registering it, and a registered http://127.0.0.1/PATH \
                 redirect matches any port (RFC 8252).
-                """)
+                """
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Option(help: "The name people see on the consent page.") var name: String
@@ -39,7 +43,8 @@ struct AppsCommand: AsyncParsableCommand {
                 try await $0.apps.create(name: name, redirectURIs: redirectURIs, isConfidential: confidential)
             }
             try JSONOutput.print(
-                Output(clientID: app.id, clientSecret: secret, redirectURIs: app.redirectURIs, confidential: app.isConfidential))
+                Output(clientID: app.id, clientSecret: secret, redirectURIs: app.redirectURIs, confidential: app.isConfidential)
+            )
         }
     }
 

@@ -17,7 +17,8 @@ struct BackupCommand: AsyncParsableCommand {
             servers and put the copy (and the secret) in place of the database.
 
             For PostgreSQL use its own tools while the servers run: pg_dump --format=custom, then pg_restore.
-            """)
+            """
+    )
 
     @OptionGroup var storage: DatabaseOptions
     @Argument(help: ArgumentHelp("Where to write the copy; must not exist yet.", valueName: "file")) var file: String
@@ -41,6 +42,7 @@ struct BackupCommand: AsyncParsableCommand {
         // Database.backUp copies SQLite only; a PostgreSQL location was refused above with pg_dump advice.
         guard case .sqlite(let databasePath) = location else { return }
         try JSONOutput.print(
-            Summary(path: backup.path, bytes: backup.bytes, integrityCheck: "ok", secretFileToKeep: databasePath + "-secret"))
+            Summary(path: backup.path, bytes: backup.bytes, integrityCheck: "ok", secretFileToKeep: databasePath + "-secret")
+        )
     }
 }

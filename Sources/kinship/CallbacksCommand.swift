@@ -5,16 +5,19 @@ import KinshipServer
 /// `kinship callbacks`: the outbox of app callbacks.
 struct CallbacksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "callbacks", abstract: "See app callback deliveries, and ask apps to delete a person's data.",
+        commandName: "callbacks",
+        abstract: "See app callback deliveries, and ask apps to delete a person's data.",
         discussion: """
             Callbacks wait in the database until a running `kinship serve` delivers them; each process delivers, \
             and a callback is claimed by one at a time. Set an app's callback URLs with `kinship apps callbacks`.
             """,
-        subcommands: [List.self, RequestDataDeletion.self])
+        subcommands: [List.self, RequestDataDeletion.self]
+    )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the most recent callbacks, newest first; prints {\"data\": […]}.")
+            abstract: "List the most recent callbacks, newest first; prints {\"data\": […]}."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Option(name: .customLong("app"), help: "Only this app's callbacks (its client id).") var appID: String?
@@ -55,9 +58,15 @@ struct CallbacksCommand: AsyncParsableCommand {
 
             enum CodingKeys: String, CodingKey {
                 case id, kind, status, url, attempts
-                case appID = "app_id", userID = "user_id", createdAt = "created_at", deliveredAt = "delivered_at"
-                case nextAttemptAt = "next_attempt_at", lastStatus = "last_status", lastError = "last_error"
-                case statusURL = "status_url", confirmationCode = "confirmation_code"
+                case appID = "app_id"
+                case userID = "user_id"
+                case createdAt = "created_at"
+                case deliveredAt = "delivered_at"
+                case nextAttemptAt = "next_attempt_at"
+                case lastStatus = "last_status"
+                case lastError = "last_error"
+                case statusURL = "status_url"
+                case confirmationCode = "confirmation_code"
             }
         }
 
@@ -72,7 +81,8 @@ struct CallbacksCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "request-data-deletion",
             abstract: "Send the data deletion callback of every app a person has used; prints {\"queued\": N}.",
-            discussion: "What deleting an account will send. The apps' answers ({url, confirmation_code}) show in `kinship callbacks list`.")
+            discussion: "What deleting an account will send. The apps' answers ({url, confirmation_code}) show in `kinship callbacks list`."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Option(name: .customLong("user"), help: "The person's user id.") var userID: String

@@ -11,7 +11,9 @@ struct DatabaseOptions: ParsableArguments {
             "An SQLite file path, or a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL (default: kinship.sqlite).",
             discussion: "Or set KINSHIP_DATABASE, which keeps a PostgreSQL password off the command line. The SQLite file and its "
                 + "schema are created on first use.",
-            valueName: "path-or-url"))
+            valueName: "path-or-url"
+        )
+    )
     var database: String?
 
     /// `--database`, else `KINSHIP_DATABASE`, else `kinship.sqlite`.

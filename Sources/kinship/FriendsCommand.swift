@@ -5,8 +5,11 @@ import KinshipServer
 
 struct FriendsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "friends", abstract: "List your friends who use the app, or (admin) make two people friends.",
-        subcommands: [List.self, Add.self], defaultSubcommand: List.self)
+        commandName: "friends",
+        abstract: "List your friends who use the app, or (admin) make two people friends.",
+        subcommands: [List.self, Add.self],
+        defaultSubcommand: List.self
+    )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -17,7 +20,8 @@ struct FriendsCommand: AsyncParsableCommand {
 
                 --json prints {"friends": [{"id", "name", "first_name", "last_name", "section"}], \
                 "total_count": N}, friends in list order; total_count counts all your friends, listed or not.
-                """)
+                """
+        )
 
         @OptionGroup var account: AccountOptions
         @Option(help: ArgumentHelp("Show only friends matching this text.", valueName: "text")) var search: String?
@@ -51,7 +55,8 @@ struct FriendsCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "(Admin) Make two people friends (friendship is mutual); prints {\"success\": true}.")
+            abstract: "(Admin) Make two people friends (friendship is mutual); prints {\"success\": true}."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Argument(help: "One person's user id.") var userID: String

@@ -16,7 +16,8 @@ struct Kinship: AsyncParsableCommand {
             list on an XMPP server.
             """,
         subcommands: [
-            ServeCommand.self, SecretCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self, LogoutCommand.self,
+            ServeCommand.self, SecretCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self,
+            LogoutCommand.self,
             RosterCommand.self, ChatCommand.self, UsersCommand.self, AppsCommand.self, KeysCommand.self, CallbacksCommand.self, BackupCommand.self,
         ]
     )

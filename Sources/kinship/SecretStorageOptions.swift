@@ -9,8 +9,11 @@ struct SecretStorageOptions: ParsableArguments {
     @Option(
         name: .customLong("secret-file"),
         help: ArgumentHelp(
-            "The server secret file `kinship serve` uses.", discussion: "Defaults to DATABASE-secret for an SQLite database.",
-            valueName: "path"))
+            "The server secret file `kinship serve` uses.",
+            discussion: "Defaults to DATABASE-secret for an SQLite database.",
+            valueName: "path"
+        )
+    )
     var secretFile: String?
 
     /// Opens the platform and loads the server secret, runs `body`, and closes the platform.

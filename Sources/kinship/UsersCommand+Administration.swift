@@ -15,7 +15,9 @@ extension UsersCommand {
 
     struct GrantAdmin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "grant-admin", abstract: "Make a person an administrator (they see /admin); prints {\"id\", \"is_admin\": true}.")
+            commandName: "grant-admin",
+            abstract: "Make a person an administrator (they see /admin); prints {\"id\", \"is_admin\": true}."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var target: AccountArgument
@@ -32,7 +34,9 @@ extension UsersCommand {
 
     struct RevokeAdmin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "revoke-admin", abstract: "Take a person's administrator role away; prints {\"id\", \"is_admin\": false}.")
+            commandName: "revoke-admin",
+            abstract: "Take a person's administrator role away; prints {\"id\", \"is_admin\": false}."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var target: AccountArgument
@@ -50,7 +54,8 @@ extension UsersCommand {
     struct Suspend: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Suspend an account: every token and browser session stops at once, and it cannot log in; prints {\"id\", \"changed\"}.",
-            discussion: "`changed` is false when the account was suspended already. `kinship users lift` ends a suspension.")
+            discussion: "`changed` is false when the account was suspended already. `kinship users lift` ends a suspension."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var target: AccountArgument
@@ -66,7 +71,8 @@ extension UsersCommand {
 
     struct Lift: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Lift an account's suspension: it may log in again; prints {\"id\", \"changed\"}.")
+            abstract: "Lift an account's suspension: it may log in again; prints {\"id\", \"changed\"}."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @OptionGroup var target: AccountArgument

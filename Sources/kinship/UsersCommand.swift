@@ -4,13 +4,16 @@ import KinshipServer
 
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Create and list accounts, set pictures, make administrators, suspend accounts.",
-        subcommands: [Create.self, List.self, SetPicture.self, GrantAdmin.self, RevokeAdmin.self, Suspend.self, Lift.self])
+        commandName: "users",
+        abstract: "Create and list accounts, set pictures, make administrators, suspend accounts.",
+        subcommands: [Create.self, List.self, SetPicture.self, GrantAdmin.self, RevokeAdmin.self, Suspend.self, Lift.self]
+    )
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an account; prints {\"id\": \"…\"}.",
-            discussion: "First and last name are taken from --name when not given (\"Ada Lovelace\" → Ada, Lovelace).")
+            discussion: "First and last name are taken from --name when not given (\"Ada Lovelace\" → Ada, Lovelace)."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Option(help: "The full name shown to others.") var name: String
@@ -30,9 +33,19 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let newUser = NewUser(
-                name: name, email: email, password: password, username: username, firstName: firstName,
-                middleName: middleName, lastName: lastName, gender: gender, locale: locale, birthday: birthday,
-                hometown: hometown, location: location)
+                name: name,
+                email: email,
+                password: password,
+                username: username,
+                firstName: firstName,
+                middleName: middleName,
+                lastName: lastName,
+                gender: gender,
+                locale: locale,
+                birthday: birthday,
+                hometown: hometown,
+                location: location
+            )
             let admin = self.admin
             let user = try await storage.withPlatform { platform in
                 let user = try await platform.users.create(newUser)
@@ -64,16 +77,19 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let users = try await storage.withPlatform { try await $0.users.list() }
-            try JSONOutput.print(["data": users.map {
-                Entry(id: $0.id, name: $0.name, email: $0.email, username: $0.username, isAdmin: $0.isAdmin, suspended: $0.suspendedAt != nil)
-            }])
+            try JSONOutput.print([
+                "data": users.map {
+                    Entry(id: $0.id, name: $0.name, email: $0.email, username: $0.username, isAdmin: $0.isAdmin, suspended: $0.suspendedAt != nil)
+                }
+            ])
         }
     }
 
     struct SetPicture: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-picture",
-            abstract: "Upload a person's profile picture (PNG or JPEG, at most 2 MiB and 4096 pixels a side); prints {\"success\": true}.")
+            abstract: "Upload a person's profile picture (PNG or JPEG, at most 2 MiB and 4096 pixels a side); prints {\"success\": true}."
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Argument(help: "The person's user id.") var userID: String

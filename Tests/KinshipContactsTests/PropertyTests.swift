@@ -67,7 +67,10 @@ struct PropertyTests {
 /// an insertion of the same row.
 enum TableViewModel {
     static func apply(
-        _ change: ContactListChange, to old: [(SectionID, [String])], newSectionIDs: [SectionID], newRows: [(SectionID, [String])]
+        _ change: ContactListChange,
+        to old: [(SectionID, [String])],
+        newSectionIDs: [SectionID],
+        newRows: [(SectionID, [String])]
     ) -> [(SectionID, [String])] {
         var sections = old.map { (id: $0.0, rows: $0.1.map(Optional.some)) }
         var carried: [RowPosition: String] = [:]

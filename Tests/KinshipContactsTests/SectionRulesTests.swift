@@ -8,19 +8,25 @@ struct SectionRulesTests {
         return list.sections.first?.title ?? "(none)"
     }
 
-    @Test("Chinese family names are read as names", arguments: [
-        ("曾小贤", "Z"), ("单田芳", "S"), ("仇英", "Q"), ("解缙", "X"), ("区志伟", "O"), ("查良镛", "Z"), ("覃琳", "Q"),
-        ("尉迟恭", "Y"), ("万俟卨", "M"), ("欧阳修", "O"), ("长孙无忌", "Z"), ("朴树", "P"), ("單田芳", "S"), ("张三", "Z"), ("李四", "L"),
-    ])
+    @Test(
+        "Chinese family names are read as names",
+        arguments: [
+            ("曾小贤", "Z"), ("单田芳", "S"), ("仇英", "Q"), ("解缙", "X"), ("区志伟", "O"), ("查良镛", "Z"), ("覃琳", "Q"),
+            ("尉迟恭", "Y"), ("万俟卨", "M"), ("欧阳修", "O"), ("长孙无忌", "Z"), ("朴树", "P"), ("單田芳", "S"), ("张三", "Z"), ("李四", "L"),
+        ]
+    )
     func surnames(name: String, letter: String) {
         #expect(section(of: name) == letter, "\(name)")
     }
 
-    @Test("other scripts by transliteration, accents stripped", arguments: [
-        ("Кирилл", "K"), ("ελένη", "E"), ("김민수", "G"), ("カタカナ", "K"), ("ひらがな", "H"), ("Émile", "E"), ("Łukasz", "L"),
-        ("Ørsted", "O"), ("ｆｕｌｌ", "F"), ("Über", "U"), ("Ægir", "A"), ("  ada", "A"),
-        ("ﬁona", "F"), ("ﬂora", "F"), ("ⓐda", "A"), ("𝐀da", "A"), ("ᴬda", "A"),
-    ])
+    @Test(
+        "other scripts by transliteration, accents stripped",
+        arguments: [
+            ("Кирилл", "K"), ("ελένη", "E"), ("김민수", "G"), ("カタカナ", "K"), ("ひらがな", "H"), ("Émile", "E"), ("Łukasz", "L"),
+            ("Ørsted", "O"), ("ｆｕｌｌ", "F"), ("Über", "U"), ("Ægir", "A"), ("  ada", "A"),
+            ("ﬁona", "F"), ("ﬂora", "F"), ("ⓐda", "A"), ("𝐀da", "A"), ("ᴬda", "A"),
+        ]
+    )
     func transliteration(name: String, letter: String) {
         #expect(section(of: name) == letter, "\(name)")
     }
@@ -50,7 +56,8 @@ struct SectionRulesTests {
                 Contact(id: "3", name: "Cy", pinnedSection: "New friends"), Contact(id: "4", name: "Al", pinnedSection: "Friend requests"),
                 Contact(id: "5", name: "Dee", pinnedSection: "Not configured"),
             ],
-            pinnedSections: ["New friends", "Friend requests"])
+            pinnedSections: ["New friends", "Friend requests"]
+        )
         #expect(list.indexTitles == ["New friends", "Friend requests", "A", "D"])
         #expect(list.sections[1].contacts.map(\.name) == ["Al", "Bob"])
     }

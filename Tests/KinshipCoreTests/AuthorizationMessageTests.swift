@@ -4,8 +4,13 @@ import Testing
 
 @Suite struct AuthorizationMessageTests {
     let request = AuthorizationRequest(
-        clientID: "123", redirectURI: "kinship123://authorize", scope: [.email, .userFriends], state: "s t",
-        codeChallenge: String(repeating: "A", count: 43), authType: .rerequest)
+        clientID: "123",
+        redirectURI: "kinship123://authorize",
+        scope: [.email, .userFriends],
+        state: "s t",
+        codeChallenge: String(repeating: "A", count: 43),
+        authType: .rerequest
+    )
 
     @Test func requestRoundTripsThroughItsURL() throws {
         let url = request.url(dialogEndpoint: URL(string: "https://login.example.com/dialog/oauth")!)

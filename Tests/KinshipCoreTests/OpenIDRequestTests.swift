@@ -4,9 +4,16 @@ import Testing
 
 @Suite struct OpenIDRequestTests {
     let request = AuthorizationRequest(
-        clientID: "123", redirectURI: "kinship123://authorize", scope: [.openID, .publicProfile, .email], state: "s",
-        codeChallenge: String(repeating: "A", count: 43), nonce: "n-1", prompt: [.login, .consent], maxAge: 600,
-        loginHint: "ada@example.com")
+        clientID: "123",
+        redirectURI: "kinship123://authorize",
+        scope: [.openID, .publicProfile, .email],
+        state: "s",
+        codeChallenge: String(repeating: "A", count: 43),
+        nonce: "n-1",
+        prompt: [.login, .consent],
+        maxAge: 600,
+        loginHint: "ada@example.com"
+    )
 
     @Test func openIDParametersRoundTripThroughTheURL() throws {
         let url = request.url(dialogEndpoint: URL(string: "https://login.example.com/dialog/oauth")!)
@@ -58,8 +65,13 @@ import Testing
         let json = String(decoding: try JSONEncoder().encode(plain), as: UTF8.self)
         #expect(!json.contains("id_token") && !json.contains("\"scope\""))
         let openID = TokenResponse(
-            accessToken: "kat_1", expiresIn: 60, grantedScopes: [.publicProfile], declinedScopes: [], scope: "openid public_profile",
-            idToken: "a.b.c")
+            accessToken: "kat_1",
+            expiresIn: 60,
+            grantedScopes: [.publicProfile],
+            declinedScopes: [],
+            scope: "openid public_profile",
+            idToken: "a.b.c"
+        )
         #expect(try JSONDecoder().decode(TokenResponse.self, from: JSONEncoder().encode(openID)) == openID)
     }
 }

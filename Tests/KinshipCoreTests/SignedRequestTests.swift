@@ -29,9 +29,12 @@ struct SignedRequestTests {
         #expect(!text.contains("="))
     }
 
-    @Test("a wrong secret, a changed payload, another algorithm and garbage are refused", arguments: [
-        "", ".", "abc", "a.b.c", "!!!.???", "e30.e30",
-    ])
+    @Test(
+        "a wrong secret, a changed payload, another algorithm and garbage are refused",
+        arguments: [
+            "", ".", "abc", "a.b.c", "!!!.???", "e30.e30",
+        ]
+    )
     func refusals(garbage: String) {
         #expect(throws: SignedRequestError.malformed) { try SignedRequest(verifying: garbage, secret: secret) }
     }

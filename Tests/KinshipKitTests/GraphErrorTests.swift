@@ -1,23 +1,42 @@
 import Foundation
 import KinshipCore
-@testable import KinshipKit
 import Testing
+
+@testable import KinshipKit
 
 @Suite("Graph errors sorted into categories")
 struct GraphErrorTests {
-    private func error(code: Int, subcode: Int? = nil, status: Int, message: String = "m", userMessage: String? = nil,
-        request: GraphRequest? = nil) -> GraphError
-    {
-        GraphError(status: status, body: .init(message: message, type: "OAuthException", code: code, errorSubcode: subcode,
-            errorUserMsg: userMessage, fbtraceID: "t"), request: request)
+    private func error(
+        code: Int,
+        subcode: Int? = nil,
+        status: Int,
+        message: String = "m",
+        userMessage: String? = nil,
+        request: GraphRequest? = nil
+    ) -> GraphError {
+        GraphError(
+            status: status,
+            body: .init(
+                message: message,
+                type: "OAuthException",
+                code: code,
+                errorSubcode: subcode,
+                errorUserMsg: userMessage,
+                fbtraceID: "t"
+            ),
+            request: request
+        )
     }
 
-    @Test("codes map to the documented categories", arguments: [
-        (190, 401, GraphError.Category.recoverable), (102, 401, .recoverable), (10, 403, .permission), (200, 403, .permission),
-        (299, 403, .permission), (4, 429, .throttled), (17, 429, .throttled), (613, 400, .throttled), (1, 500, .transient),
-        (2, 503, .transient), (100, 400, .other), (803, 404, .other), (506, 400, .other), (9999, 502, .transient),
-        (9999, 429, .throttled), (9999, 400, .other),
-    ])
+    @Test(
+        "codes map to the documented categories",
+        arguments: [
+            (190, 401, GraphError.Category.recoverable), (102, 401, .recoverable), (10, 403, .permission), (200, 403, .permission),
+            (299, 403, .permission), (4, 429, .throttled), (17, 429, .throttled), (613, 400, .throttled), (1, 500, .transient),
+            (2, 503, .transient), (100, 400, .other), (803, 404, .other), (506, 400, .other), (9999, 502, .transient),
+            (9999, 429, .throttled), (9999, 400, .other),
+        ]
+    )
     func categories(code: Int, status: Int, category: GraphError.Category) {
         #expect(error(code: code, status: status).category == category)
     }

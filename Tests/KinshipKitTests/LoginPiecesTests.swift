@@ -1,8 +1,9 @@
 import Foundation
 import KinshipCore
-@testable import KinshipKit
 import KinshipLoopback
 import Testing
+
+@testable import KinshipKit
 
 @Suite("Login building blocks")
 struct LoginPiecesTests {
@@ -39,7 +40,10 @@ struct LoginPiecesTests {
         var unversioned = configuration
         unversioned.graphVersion = nil
         #expect(unversioned.graphURL("me").absoluteString == "https://example.com/kinship/me")
-        #expect(GraphRequest.friends(limit: 5, after: "abc").relativeURL == "me/friends?fields=id%2Cname%2Cfirst_name%2Clast_name%2Cpicture&limit=5&after=abc")
+        #expect(
+            GraphRequest.friends(limit: 5, after: "abc").relativeURL
+                == "me/friends?fields=id%2Cname%2Cfirst_name%2Clast_name%2Cpicture&limit=5&after=abc"
+        )
         #expect(GraphRequest.post(message: "hi").relativeURL == "me/feed")
     }
 

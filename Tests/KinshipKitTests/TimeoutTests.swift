@@ -45,8 +45,16 @@ struct TimeoutTests {
         let silent = try SilentListener()
         let configuration = KinshipConfiguration(serverURL: URL(string: "http://127.0.0.1:\(silent.port)")!, appID: "1", requestTimeout: 0.5)
         let cache = MemoryTokenCache()
-        await cache.save(AccessToken(tokenString: "kat_x", appID: "1", userID: "2", permissions: [.publicProfile],
-            expirationDate: Date().addingTimeInterval(3600)), forKey: "default")
+        await cache.save(
+            AccessToken(
+                tokenString: "kat_x",
+                appID: "1",
+                userID: "2",
+                permissions: [.publicProfile],
+                expirationDate: Date().addingTimeInterval(3600)
+            ),
+            forKey: "default"
+        )
         let session = try await Session(appID: "1", cache: cache)
         try await session.openWithCachedToken()
         let started = ContinuousClock.now
@@ -62,13 +70,20 @@ struct TimeoutTests {
     func loginTimeout() async throws {
         let configuration = KinshipConfiguration(serverURL: URL(string: "http://127.0.0.1:1")!, appID: "1")
         let presenter = CustomSchemePresenter { _ in }
-        let manager = LoginManager(configuration: configuration, session: try await Session(appID: "1", cache: MemoryTokenCache()),
-            presenter: presenter, timeout: .milliseconds(200))
+        let manager = LoginManager(
+            configuration: configuration,
+            session: try await Session(appID: "1", cache: MemoryTokenCache()),
+            presenter: presenter,
+            timeout: .milliseconds(200)
+        )
         await #expect(throws: LoginError.timedOut) { try await manager.logIn() }
         #expect(await manager.session.state == .closedLoginFailed)
 
-        let patient = LoginManager(configuration: configuration, session: try await Session(appID: "1", cache: MemoryTokenCache()),
-            presenter: presenter)
+        let patient = LoginManager(
+            configuration: configuration,
+            session: try await Session(appID: "1", cache: MemoryTokenCache()),
+            presenter: presenter
+        )
         let login = Task { try await patient.logIn() }
         try await Task.sleep(for: .milliseconds(100))
         login.cancel()

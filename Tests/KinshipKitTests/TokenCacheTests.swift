@@ -5,8 +5,14 @@ import Testing
 
 func sampleToken(app: String = "123", expiresIn: TimeInterval = 3600) -> AccessToken {
     AccessToken(
-        tokenString: "kat_abc", appID: app, userID: "42", permissions: [.publicProfile, .userFriends], declinedPermissions: [.email],
-        expirationDate: Date(timeIntervalSinceNow: expiresIn).rounded, refreshDate: Date().rounded)
+        tokenString: "kat_abc",
+        appID: app,
+        userID: "42",
+        permissions: [.publicProfile, .userFriends],
+        declinedPermissions: [.email],
+        expirationDate: Date(timeIntervalSinceNow: expiresIn).rounded,
+        refreshDate: Date().rounded
+    )
 }
 
 extension Date {
@@ -62,7 +68,8 @@ struct TokenCacheTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("ada.json").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
-        let older = #"{"tokenString":"kat_old","appID":"123","userID":"42","permissions":["public_profile"],"#
+        let older =
+            #"{"tokenString":"kat_old","appID":"123","userID":"42","permissions":["public_profile"],"#
             + #""declinedPermissions":[],"expiredPermissions":[],"expirationDate":"2100-01-01T00:00:00Z","refreshDate":"2026-01-01T00:00:00Z"}"#
         try Data(older.utf8).write(to: folder.appendingPathComponent("old.json"))
         let loaded = try #require(try await cache.load(forKey: "old"))

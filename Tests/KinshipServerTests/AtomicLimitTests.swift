@@ -36,7 +36,11 @@ struct AtomicLimitTests {
         try await withLiveServer(engine, configure: { $0.loginLimits = limits }) { first in
             _ = try await first.makeUser()
             let second = try await Platform.open(
-                first.platform.database.location, bcryptCost: 4, clock: first.clock, logger: Logger(label: "second"))
+                first.platform.database.location,
+                bcryptCost: 4,
+                clock: first.clock,
+                logger: Logger(label: "second")
+            )
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: first.platform.database.location)
             configuration.loginLimits = limits
             configuration.secret = first.configuration.secret
@@ -69,8 +73,10 @@ struct AtomicLimitTests {
             #expect(try await server.platform.users.list().count == 10)
             server.clock.advance(by: 60)
             let token = try #require(try await server.browser().get("/signup").csrfToken)
-            #expect(try await server.browser().post("/signup", form: ["csrf_token": token]).status != .tooManyRequests,
-                "a new minute, a new count")
+            #expect(
+                try await server.browser().post("/signup", form: ["csrf_token": token]).status != .tooManyRequests,
+                "a new minute, a new count"
+            )
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-@testable import KinshipServer
 import Logging
 import Testing
+
+@testable import KinshipServer
 
 /// `kinship backup`: a consistent copy of the SQLite database while it is written.
 @Suite("Backing up the database", .timeLimit(.minutes(3)))

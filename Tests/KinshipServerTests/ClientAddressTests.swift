@@ -1,7 +1,8 @@
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// Who a request comes from behind a reverse proxy (`--trusted-proxy`): the rule every
 /// per-address limit counts by.
@@ -34,27 +35,41 @@ struct ClientAddressTests {
         #expect(resolve("203.0.113.9", [("X-Forwarded-For", "198.51.100.1")]) == "203.0.113.9", "an untrusted peer's header is ignored")
         #expect(resolve("127.0.0.1", []) == "127.0.0.1", "a proxy that forwards nothing is the client")
         #expect(resolve("127.0.0.1", [("X-Forwarded-For", "198.51.100.1")]) == "198.51.100.1")
-        #expect(resolve("127.0.0.1", [("X-Forwarded-For", "1.2.3.4, 198.51.100.1, 10.0.0.7")]) == "198.51.100.1",
-            "what the client wrote itself (1.2.3.4) is not believed")
+        #expect(
+            resolve("127.0.0.1", [("X-Forwarded-For", "1.2.3.4, 198.51.100.1, 10.0.0.7")]) == "198.51.100.1",
+            "what the client wrote itself (1.2.3.4) is not believed"
+        )
         #expect(resolve("127.0.0.1", [("X-Forwarded-For", "1.2.3.4"), ("X-Forwarded-For", "198.51.100.1")]) == "198.51.100.1")
         #expect(resolve("127.0.0.1", [("X-Forwarded-For", "10.0.0.8, 10.0.0.7")]) == "10.0.0.8", "every hop trusted: the first")
-        #expect(resolve("127.0.0.1", [("X-Forwarded-For", "1.2.3.4, not-an-address")]) == "127.0.0.1",
-            "a garbled hop from a trusted proxy falls back to the peer")
-        #expect(resolve("127.0.0.1", [("Forwarded", #"for=192.0.2.60;proto=https, for="[2001:db8:cafe::17]:4711""#)])
-            == "2001:db8:cafe::17")
-        #expect(resolve("127.0.0.1", [("Forwarded", "for=192.0.2.60:8080;by=10.0.0.1"), ("X-Forwarded-For", "198.51.100.1")])
-            == "192.0.2.60", "Forwarded wins over X-Forwarded-For")
+        #expect(
+            resolve("127.0.0.1", [("X-Forwarded-For", "1.2.3.4, not-an-address")]) == "127.0.0.1",
+            "a garbled hop from a trusted proxy falls back to the peer"
+        )
+        #expect(
+            resolve("127.0.0.1", [("Forwarded", #"for=192.0.2.60;proto=https, for="[2001:db8:cafe::17]:4711""#)])
+                == "2001:db8:cafe::17"
+        )
+        #expect(
+            resolve("127.0.0.1", [("Forwarded", "for=192.0.2.60:8080;by=10.0.0.1"), ("X-Forwarded-For", "198.51.100.1")])
+                == "192.0.2.60",
+            "Forwarded wins over X-Forwarded-For"
+        )
         #expect(resolve("::ffff:127.0.0.1", [("X-Forwarded-For", "198.51.100.1")]) == "198.51.100.1")
     }
 
-    @Test("behind a trusted proxy the login limit counts each forwarded address; without one the header changes nothing",
-        arguments: TestEngine.enabled)
+    @Test(
+        "behind a trusted proxy the login limit counts each forwarded address; without one the header changes nothing",
+        arguments: TestEngine.enabled
+    )
     func loginLimits(engine: TestEngine) async throws {
         let limits = ServerConfiguration.LoginLimits(perAccount: 1_000, perAddress: 3)
-        try await withLiveServer(engine, configure: {
-            $0.loginLimits = limits
-            $0.trustedProxies = [IPNetwork("127.0.0.1")!]
-        }) { server in
+        try await withLiveServer(
+            engine,
+            configure: {
+                $0.loginLimits = limits
+                $0.trustedProxies = [IPNetwork("127.0.0.1")!]
+            }
+        ) { server in
             _ = try await server.makeUser()
             let statuses = try await wrongPasswords(server, from: ["198.51.100.1", "198.51.100.2"], each: 6)
             #expect(statuses["198.51.100.1"]?.filter { $0 == .unauthorized }.count == 3, "\(statuses)")

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Logging
 import NIOCore
 import Testing
+
+@testable import KinshipServer
 
 /// Many people writing at the same moment, each on a connection of their own. On SQLite these
 /// once stalled the whole server: writers waited in SQLite's busy handler on the two threads that
@@ -29,8 +30,10 @@ struct ConcurrentWriteTests {
         }
     }
 
-    @Test("friend requests, consents and token exchanges at once; a read meanwhile waits for none of them",
-        arguments: TestEngine.enabled)
+    @Test(
+        "friend requests, consents and token exchanges at once; a read meanwhile waits for none of them",
+        arguments: TestEngine.enabled
+    )
     func mixedWrites(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let app = try await server.makeApp()
@@ -46,9 +49,12 @@ struct ConcurrentWriteTests {
                 }
                 async let outcomes = concurrently(writers) { index, browser in
                     let csrf = try #require(try await browser.get("/account/friends").csrfToken)
-                    let request = try await browser.post("/account/friends", form: [
-                        "csrf_token": csrf, "action": "request", "user_id": everyone[(index + 1) % everyone.count].id,
-                    ])
+                    let request = try await browser.post(
+                        "/account/friends",
+                        form: [
+                            "csrf_token": csrf, "action": "request", "user_id": everyone[(index + 1) % everyone.count].id,
+                        ]
+                    )
                     let token = try await browser.authorizeAndExchange(server, app)
                     return (request.status, token)
                 }
@@ -163,7 +169,12 @@ struct ReadThenWriteTests {
                 for platform in [first, second, first, second] {
                     group.addTask {
                         try await platform.apps.registerBuiltIn(
-                            id: "1", name: "Sample", redirectURIs: ["http://127.0.0.1/sample/callback"], isConfidential: true, secret: "s")
+                            id: "1",
+                            name: "Sample",
+                            redirectURIs: ["http://127.0.0.1/sample/callback"],
+                            isConfidential: true,
+                            secret: "s"
+                        )
                     }
                 }
                 try await group.waitForAll()
@@ -184,10 +195,13 @@ extension Browser {
         let location = try #require(done.location)
         let redirect = try AuthorizationResponse(redirectURL: try #require(URL(string: location)))
         guard case .code(let code, _) = redirect else { throw BrowserError.noRedirect(done.status.code) }
-        let answer = try await post("/oauth/access_token", form: [
-            "grant_type": "authorization_code", "code": code, "redirect_uri": loopbackRedirect, "client_id": app.id,
-            "code_verifier": pkce.verifier,
-        ])
+        let answer = try await post(
+            "/oauth/access_token",
+            form: [
+                "grant_type": "authorization_code", "code": code, "redirect_uri": loopbackRedirect, "client_id": app.id,
+                "code_verifier": pkce.verifier,
+            ]
+        )
         let json = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
         return try #require(json?["access_token"] as? String, "\(answer.status): \(answer.body)")
     }

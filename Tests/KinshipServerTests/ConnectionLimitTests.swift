@@ -29,7 +29,13 @@ struct ConnectionLimitTests {
 
     @Test("past the cap new connections are closed at once; the server answers again when some close")
     func connectionCap() async throws {
-        try await withLiveServer(.sqlite, configure: { $0.maxConnections = 8; $0.idleTimeout = 60 }) { server in
+        try await withLiveServer(
+            .sqlite,
+            configure: {
+                $0.maxConnections = 8
+                $0.idleTimeout = 60
+            }
+        ) { server in
             let port = try #require(server.client.port)
             // The test client holds one connection already.
             var held: [RawConnection] = []

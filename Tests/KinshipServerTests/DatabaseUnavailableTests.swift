@@ -2,12 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-@testable import KinshipServer
 import Logging
 import NIOCore
 import PostgresKit
 import SQLiteKit
 import Testing
+
+@testable import KinshipServer
 
 /// What happens when the database cannot be reached (PostgreSQL down, or an SQLite file locked by
 /// another process too long): a 503 with `Retry-After`, never a 500 or a hang. The end-to-end

@@ -60,7 +60,8 @@ struct DebugAndRevocationTests {
 
             let (exchange, exchangeJSON) = try await server.postForm(
                 "/oauth/access_token",
-                ["grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret, "fb_exchange_token": token])
+                ["grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret, "fb_exchange_token": token]
+            )
             #expect(exchange == .badRequest)
             #expect(exchangeJSON["error"] as? String == "invalid_grant")
 

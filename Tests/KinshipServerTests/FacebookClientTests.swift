@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// What a Graph client library written for Facebook needs beyond the dialog: the token endpoint by
 /// GET, app access tokens, and several objects in one call.
@@ -70,16 +71,22 @@ struct FacebookClientTests {
             #expect(byGetJSON["expires_in"] == nil)
 
             let (noSecret, noSecretJSON) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "client_credentials", "client_id": app.id])
+                "/oauth/access_token",
+                ["grant_type": "client_credentials", "client_id": app.id]
+            )
             #expect(noSecret == .unauthorized)
             #expect(noSecretJSON["error"] as? String == "invalid_client")
             let (wrong, _) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "client_credentials", "client_id": app.id, "client_secret": "wrong"])
+                "/oauth/access_token",
+                ["grant_type": "client_credentials", "client_id": app.id, "client_secret": "wrong"]
+            )
             #expect(wrong == .unauthorized)
 
             let native = try await server.makeApp(name: "Native")
             let (publicApp, publicJSON) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "client_credentials", "client_id": native.id, "client_secret": native.secret])
+                "/oauth/access_token",
+                ["grant_type": "client_credentials", "client_id": native.id, "client_secret": native.secret]
+            )
             #expect(publicApp == .badRequest)
             #expect(publicJSON["error"] as? String == "unauthorized_client")
         }
@@ -192,7 +199,9 @@ struct FacebookClientTests {
 
     private func appAccessToken(_ server: LiveServer, _ app: TestApp) async throws -> String {
         let (_, json) = try await server.postForm(
-            "/oauth/access_token", ["grant_type": "client_credentials", "client_id": app.id, "client_secret": app.secret])
+            "/oauth/access_token",
+            ["grant_type": "client_credentials", "client_id": app.id, "client_secret": app.secret]
+        )
         return try #require(json["access_token"] as? String)
     }
 

@@ -1,13 +1,16 @@
 import Foundation
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Friend requests", .timeLimit(.minutes(3)))
 struct FriendRequestTests {
     private func people(_ platform: Platform) async throws -> (UserRecord, UserRecord, UserRecord) {
-        (try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: "12345678")),
-         try await platform.users.create(NewUser(name: "Grace Hopper", email: "grace@example.com", password: "12345678")),
-         try await platform.users.create(NewUser(name: "Alan Turing", email: "alan@example.com", password: "12345678")))
+        (
+            try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: "12345678")),
+            try await platform.users.create(NewUser(name: "Grace Hopper", email: "grace@example.com", password: "12345678")),
+            try await platform.users.create(NewUser(name: "Alan Turing", email: "alan@example.com", password: "12345678"))
+        )
     }
 
     @Test("a request waits, is listed on both sides, and makes friends once accepted", arguments: TestEngine.enabled)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Grant generation")
 struct GrantGenerationTests {
@@ -23,10 +24,20 @@ struct GrantGenerationTests {
         let generation = try #require(GrantGeneration(databasePath: path))
         let cache = GrantCache(generation: generation)
         let grant = TokenInspector.Grant(
-            token: AccessTokenRecord(tokenHash: "h", authorizationId: "a", appId: "p", userId: "u", lifetime: "short", codeHash: nil,
-                issuedAt: 0, expiresAt: .max, revokedAt: nil),
+            token: AccessTokenRecord(
+                tokenHash: "h",
+                authorizationId: "a",
+                appId: "p",
+                userId: "u",
+                lifetime: "short",
+                codeHash: nil,
+                issuedAt: 0,
+                expiresAt: .max,
+                revokedAt: nil
+            ),
             authorization: Authorization(id: "a", userID: "u", appID: "p", createdAt: 0, revokedAt: nil, permissions: [:]),
-            user: UserRecord(id: "u", name: "U", email: "u@example.com", passwordHash: "", passwordChangedAt: 0, createdAt: 0, findableByEmail: 0))
+            user: UserRecord(id: "u", name: "U", email: "u@example.com", passwordHash: "", passwordChangedAt: 0, createdAt: 0, findableByEmail: 0)
+        )
         cache.store(grant, forTokenHash: "h", readAt: generation.current)
         #expect(cache.grant(forTokenHash: "h") != nil)
         await generation.changing {}

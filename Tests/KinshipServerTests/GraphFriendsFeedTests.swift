@@ -2,13 +2,19 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
-@testable import KinshipServer
 import NIOCore
 import Testing
 
+@testable import KinshipServer
+
 @Suite("Graph API: friends, feed, batch", .timeLimit(.minutes(3)))
 struct GraphFriendsFeedTests {
-    private func walk(_ server: LiveServer, token: String, start: String, cursor: String) async throws -> (ids: [String], names: [String], totals: Set<Int>) {
+    private func walk(
+        _ server: LiveServer,
+        token: String,
+        start: String,
+        cursor: String
+    ) async throws -> (ids: [String], names: [String], totals: Set<Int>) {
         var ids: [String] = []
         var names: [String] = []
         var totals = Set<Int>()
@@ -123,8 +129,12 @@ struct GraphFriendsFeedTests {
             #expect(second.body.contains("would also like to post for you"))
 
             let token = try await server.logInAndGetToken(app, scope: [.userPosts, .publishActions])
-            let (status, posted) = try await server.graph("/me/feed", token: token, method: .post,
-                form: ["message": "Hello from Kinship", "link": "https://example.com/"])
+            let (status, posted) = try await server.graph(
+                "/me/feed",
+                token: token,
+                method: .post,
+                form: ["message": "Hello from Kinship", "link": "https://example.com/"]
+            )
             #expect(status == .ok)
             #expect((posted["id"] as? String)?.contains("_") == true)
             let (dupStatus, duplicate) = try await server.graph("/me/feed", token: token, method: .post, form: ["message": "Hello from Kinship"])
@@ -150,10 +160,14 @@ struct GraphFriendsFeedTests {
             _ = try await server.makeUser()
             let app = try await server.makeApp()
             let token = try await server.logInAndGetToken(app, scope: [.email])
-            let parts = #"[{"method":"GET","relative_url":"me?fields=name"},{"method":"GET","relative_url":"/v1.0/me/friends"},{"method":"GET","relative_url":"me?access_token=kat_bad"},{"method":"GET","relative_url":"me/permissions"}]"#
+            let parts =
+                #"[{"method":"GET","relative_url":"me?fields=name"},{"method":"GET","relative_url":"/v1.0/me/friends"},{"method":"GET","relative_url":"me?access_token=kat_bad"},{"method":"GET","relative_url":"me/permissions"}]"#
             let response = try await server.client.executeRequest(
-                uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded", .authorization: "Bearer \(token)"],
-                body: ByteBuffer(string: (["batch": parts] as FormParameters).formEncoded))
+                uri: "/",
+                method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .authorization: "Bearer \(token)"],
+                body: ByteBuffer(string: (["batch": parts] as FormParameters).formEncoded)
+            )
             #expect(response.status == .ok)
             let answers = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
             #expect(answers.map { $0["code"] as? Int } == [200, 403, 401, 200])

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Graph API: pictures", .timeLimit(.minutes(3)))
 struct GraphPictureTests {
@@ -23,7 +24,11 @@ struct GraphPictureTests {
             let token = try await server.logInAndGetToken(app, scope: [])
 
             let redirect = try await server.client.executeRequest(
-                uri: "/me/picture?type=large", method: .get, headers: [.authorization: "Bearer \(token)"], body: nil)
+                uri: "/me/picture?type=large",
+                method: .get,
+                headers: [.authorization: "Bearer \(token)"],
+                body: nil
+            )
             #expect(redirect.status == .found)
             let location = try #require(redirect.headers[.location])
             let path = location.replacingOccurrences(of: #"^https?://[^/]+"#, with: "", options: .regularExpression)
@@ -49,7 +54,10 @@ struct GraphPictureTests {
             #expect(uploadedData["width"] as? Int == 3 && uploadedData["height"] as? Int == 2)
             let stored = try await server.client.executeRequest(
                 uri: (uploadedData["url"] as? String ?? "").replacingOccurrences(of: #"^https?://[^/]+"#, with: "", options: .regularExpression),
-                method: .get, headers: [:], body: nil)
+                method: .get,
+                headers: [:],
+                body: nil
+            )
             #expect(Data(buffer: stored.body) == upload)
         }
     }
@@ -59,7 +67,9 @@ struct GraphPictureTests {
         #expect(throws: PictureError.unsupportedFormat) { try UploadedImage(Data("GIF89a".utf8)) }
         #expect(throws: PictureError.self) { try UploadedImage(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])) }
         #expect(throws: PictureError.self) { try UploadedImage(Data(repeating: 0xFF, count: UploadedImage.maximumBytes + 1)) }
-        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x20, 0x00, 0x40, 0x03, 0, 0, 0, 0, 0, 0])
+        let jpeg = Data([
+            0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x20, 0x00, 0x40, 0x03, 0, 0, 0, 0, 0, 0,
+        ])
         let image = try UploadedImage(jpeg)
         #expect(image.contentType == "image/jpeg")
         #expect(image.width == 64 && image.height == 32)

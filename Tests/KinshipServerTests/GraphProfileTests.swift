@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// The error object of a Graph answer.
 func graphError(_ json: [String: Any]) -> (code: Int?, subcode: Int?, type: String?) {
@@ -13,9 +14,19 @@ func graphError(_ json: [String: Any]) -> (code: Int?, subcode: Int?, type: Stri
 @Suite("Graph API: profile and permissions", .timeLimit(.minutes(3)))
 struct GraphProfileTests {
     private func makeAda(_ server: LiveServer) async throws -> UserRecord {
-        try await server.platform.users.create(NewUser(
-            name: "Ada Lovelace", email: "ada@example.com", password: testPassword, username: "ada", gender: "female",
-            locale: "en_GB", birthday: "1815-12-10", hometown: "London", location: "Marylebone"))
+        try await server.platform.users.create(
+            NewUser(
+                name: "Ada Lovelace",
+                email: "ada@example.com",
+                password: testPassword,
+                username: "ada",
+                gender: "female",
+                locale: "en_GB",
+                birthday: "1815-12-10",
+                hometown: "London",
+                location: "Marylebone"
+            )
+        )
     }
 
     @Test("fields are gated by permission; unknown fields and bad tokens are errors", arguments: TestEngine.enabled)
@@ -30,7 +41,8 @@ struct GraphProfileTests {
             #expect(me.keys.sorted() == ["id", "name"])
             #expect(me["id"] as? String == ada.id)
 
-            let fields = "id,name,first_name,last_name,short_name,name_format,link,username,gender,locale,age_range,picture,email,birthday,hometown,location"
+            let fields =
+                "id,name,first_name,last_name,short_name,name_format,link,username,gender,locale,age_range,picture,email,birthday,hometown,location"
             let (_, full) = try await server.graph("/v1.0/me?fields=\(fields)", token: token)
             #expect(full["first_name"] as? String == "Ada")
             #expect(full["short_name"] as? String == "Ada")

@@ -1,6 +1,7 @@
 import HTTPTypes
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Graph request parsing")
 struct GraphRequestParsingTests {

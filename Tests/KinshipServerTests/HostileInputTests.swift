@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import NIOCore
 import Testing
+
+@testable import KinshipServer
 
 /// What an attacker found when they tried the platform, each kept from coming back.
 @Suite("Hostile input", .timeLimit(.minutes(3)))
@@ -74,9 +75,10 @@ struct HostileInputTests {
     @Test("loopback redirect URIs with port 0, 99999 or an empty port are refused", arguments: TestEngine.enabled)
     func loopbackPorts(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
-            for bad in ["http://127.0.0.1:0/callback", "http://127.0.0.1:99999/callback", "http://127.0.0.1:/callback",
-                "http://[::1]:65536/callback", "https://app.example.com:08x/cb"]
-            {
+            for bad in [
+                "http://127.0.0.1:0/callback", "http://127.0.0.1:99999/callback", "http://127.0.0.1:/callback",
+                "http://[::1]:65536/callback", "https://app.example.com:08x/cb",
+            ] {
                 await #expect(throws: AppError.self, "\(bad)") {
                     try await server.platform.apps.create(name: "Bad", redirectURIs: [bad], isConfidential: false)
                 }
@@ -87,12 +89,17 @@ struct HostileInputTests {
                 #expect(page.status == .badRequest, "\(bad)")
                 #expect(page.location == nil, "\(bad)")
             }
-            #expect(try await server.browser().get(server.dialogURI(app, scope: [], pkce: .make(), redirectURI: "http://127.0.0.1:65535/callback")).status == .ok)
+            #expect(
+                try await server.browser().get(server.dialogURI(app, scope: [], pkce: .make(), redirectURI: "http://127.0.0.1:65535/callback")).status
+                    == .ok
+            )
         }
     }
 
-    @Test("a dialog parameter sent twice is refused (RFC 6749 §3.1): a page for the redirect URI, a redirect otherwise",
-        arguments: TestEngine.enabled)
+    @Test(
+        "a dialog parameter sent twice is refused (RFC 6749 §3.1): a page for the redirect URI, a redirect otherwise",
+        arguments: TestEngine.enabled
+    )
     func repeatedParameters(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let app = try await server.makeApp()
@@ -126,9 +133,12 @@ struct HostileInputTests {
             let gracesBrowser = server.browser()
             _ = try await gracesBrowser.logIn("grace@example.com")
             let csrf = try #require(try await gracesBrowser.get("/account").csrfToken)
-            let saved = try await gracesBrowser.post("/account/profile", form: [
-                "csrf_token": csrf, "name": "Grace Hopper", "findable_by_email": "on",
-            ])
+            let saved = try await gracesBrowser.post(
+                "/account/profile",
+                form: [
+                    "csrf_token": csrf, "name": "Grace Hopper", "findable_by_email": "on",
+                ]
+            )
             #expect(saved.status == .seeOther)
             #expect(try await server.platform.users.find(id: grace.id)?.isFindableByEmail == true)
             #expect(try await ada.get("/account/friends?q=grace%40example.com").body.contains("Grace Hopper"))
@@ -148,8 +158,12 @@ struct HostileInputTests {
                 body.append(Data("--b\r\nContent-Disposition: form-data; name=\"x\(index)\"\r\n\r\n1\r\n".utf8))
             }
             body.append(Data("--b--\r\n".utf8))
-            let page = try await browser.send("/account/picture", method: .post,
-                headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: ByteBuffer(bytes: body))
+            let page = try await browser.send(
+                "/account/picture",
+                method: .post,
+                headers: [.contentType: "multipart/form-data; boundary=\(boundary)"],
+                body: ByteBuffer(bytes: body)
+            )
             #expect(page.status == .badRequest)
             let parse = measuringThreadCPU {
                 #expect(throws: MultipartForm.Failure.tooManyParts(limit: ProfileController.maximumParts)) {
@@ -169,8 +183,12 @@ struct HostileInputTests {
             let csrf = try #require(try await browser.get("/account").csrfToken)
             var body = Data("--b\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(csrf)\r\n--b\r\nX".utf8)
             body += Data([0xFF]) + Data(": y\r\n\r\nz\r\n--b--\r\n".utf8)
-            let page = try await browser.send("/account/picture", method: .post,
-                headers: [.contentType: "multipart/form-data; boundary=b"], body: ByteBuffer(bytes: body))
+            let page = try await browser.send(
+                "/account/picture",
+                method: .post,
+                headers: [.contentType: "multipart/form-data; boundary=b"],
+                body: ByteBuffer(bytes: body)
+            )
             #expect(page.status == .badRequest)
             #expect(try await server.browser().get("/healthz").status == .ok, "the server is still there")
         }

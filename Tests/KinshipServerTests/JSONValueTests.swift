@@ -1,6 +1,7 @@
 import Foundation
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("JSON values")
 struct JSONValueTests {

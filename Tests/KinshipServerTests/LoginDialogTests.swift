@@ -36,7 +36,10 @@ struct LoginDialogTests {
             let done = try await browser.submit(consent, action: "/dialog/oauth/confirm", button: ("action", "continue"), untick: ["email"])
             #expect(done.status == .seeOther)
             let response = try AuthorizationResponse(redirectURL: try #require(done.location.flatMap(URL.init(string:))))
-            guard case .code(let code, let state) = response else { Issue.record("expected a code, got \(response)"); return }
+            guard case .code(let code, let state) = response else {
+                Issue.record("expected a code, got \(response)")
+                return
+            }
             #expect(state == "state-123")
             #expect(code.hasPrefix("kac_"))
 
@@ -93,9 +96,10 @@ struct LoginDialogTests {
             let incomplete = try await server.browser().get("/dialog/oauth?client_id=\(app.id)")
             #expect(incomplete.status == .badRequest)
 
-            for allowed in ["http://127.0.0.1:1/callback", "http://127.0.0.1:65000/callback", "https://app.example.com/done",
-                "kinship\(app.id)://authorize"]
-            {
+            for allowed in [
+                "http://127.0.0.1:1/callback", "http://127.0.0.1:65000/callback", "https://app.example.com/done",
+                "kinship\(app.id)://authorize",
+            ] {
                 let page = try await server.browser().get(server.dialogURI(app, scope: [], pkce: .make(), redirectURI: allowed))
                 #expect(page.status == .ok, "\(allowed)")
             }
@@ -117,7 +121,10 @@ struct LoginDialogTests {
             }
             #expect(try await problem(server.dialogURI(app, scope: [.email], pkce: nil))?.code == .invalidRequest, "public apps must use PKCE")
             #expect(try await problem(server.dialogURI(app, scope: ["read_mailbox"], pkce: .make()))?.code == .invalidScope)
-            let plain = server.dialogURI(app, scope: [], pkce: .make()).replacingOccurrences(of: "code_challenge_method=S256", with: "code_challenge_method=plain")
+            let plain = server.dialogURI(app, scope: [], pkce: .make()).replacingOccurrences(
+                of: "code_challenge_method=S256",
+                with: "code_challenge_method=plain"
+            )
             #expect(try await problem(plain)?.code == .invalidRequest)
             let token = server.dialogURI(app, scope: [], pkce: .make()).replacingOccurrences(of: "response_type=code", with: "response_type=token")
             #expect(try await problem(token)?.code == .unsupportedResponseType)
@@ -140,7 +147,10 @@ struct LoginDialogTests {
             #expect(rerequest.form(action: "/dialog/oauth/confirm")?.permissionCheckboxes == ["email"])
             let pkce = PKCEPair.make()
             guard case .code(let code, _) = try await server.authorize(browser, app, scope: [.email], pkce: pkce, authType: .rerequest)
-            else { Issue.record("no code"); return }
+            else {
+                Issue.record("no code")
+                return
+            }
             let (_, json) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
             #expect(json["granted_scopes"] as? [String] == ["email", "public_profile", "user_friends"])
             #expect(json["declined_scopes"] as? [String] == [])
@@ -187,13 +197,22 @@ struct LoginDialogTests {
             _ = try await server.makeUser()
             let app = try await server.makeApp()
             let browser = server.browser()
-            let statuses = try await attempts(server, browser, app,
-                logins: [("a@example.com", "x"), ("b@example.com", "x"), ("c@example.com", "x"), ("ada@example.com", testPassword)])
+            let statuses = try await attempts(
+                server,
+                browser,
+                app,
+                logins: [("a@example.com", "x"), ("b@example.com", "x"), ("c@example.com", "x"), ("ada@example.com", testPassword)]
+            )
             #expect(statuses == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests])
         }
     }
 
-    private func attempts(_ server: LiveServer, _ browser: Browser, _ app: TestApp, logins: [(String, String)]) async throws
+    private func attempts(
+        _ server: LiveServer,
+        _ browser: Browser,
+        _ app: TestApp,
+        logins: [(String, String)]
+    ) async throws
         -> [HTTPResponse.Status]
     {
         let page = try await browser.get(server.dialogURI(app, scope: [], pkce: .make()))
@@ -217,8 +236,13 @@ struct LoginDialogTests {
             _ = try await server.makeUser()
             let app = try await server.makeApp()
             let browser = server.browser()
-            let request = AuthorizationRequest(clientID: app.id, redirectURI: loopbackRedirect, scope: [.email], state: "s",
-                codeChallenge: PKCEPair.make().challenge)
+            let request = AuthorizationRequest(
+                clientID: app.id,
+                redirectURI: loopbackRedirect,
+                scope: [.email],
+                state: "s",
+                codeChallenge: PKCEPair.make().challenge
+            )
             var login = request.parameters
             login.append("login", "ada@example.com")
             login.append("password", testPassword)
@@ -260,7 +284,11 @@ struct LoginDialogTests {
             let big = try await server.browser().post("/dialog/login", form: ["login": String(repeating: "a", count: 20_000)])
             #expect(big.status == .contentTooLarge)
             let json = try await server.client.executeRequest(
-                uri: "/dialog/login", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
+                uri: "/dialog/login",
+                method: .post,
+                headers: [.contentType: "application/json"],
+                body: .init(string: "{}")
+            )
             #expect(json.status == .unsupportedMediaType)
         }
     }

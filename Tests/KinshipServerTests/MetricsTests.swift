@@ -1,14 +1,17 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// What `kinship serve` counts for Prometheus, read from the server's registry as a scrape would.
 @Suite("Metrics", .timeLimit(.minutes(3)))
 struct MetricsTests {
-    @Test("consents, tokens and Graph calls made at once are each counted: declined permissions by name, calls by path shape and error code",
-        arguments: TestEngine.enabled)
+    @Test(
+        "consents, tokens and Graph calls made at once are each counted: declined permissions by name, calls by path shape and error code",
+        arguments: TestEngine.enabled
+    )
     func counted(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let app = try await server.makeApp()
@@ -21,20 +24,30 @@ struct MetricsTests {
                 _ = try await concurrently(browsers) { index, browser in
                     let pkce = PKCEPair.make()
                     let response = try await server.authorize(
-                        browser, app, scope: [.publicProfile, .email, .userFriends], untick: index < 2 ? [.email] : [], pkce: pkce,
-                        login: people[index])
+                        browser,
+                        app,
+                        scope: [.publicProfile, .email, .userFriends],
+                        untick: index < 2 ? [.email] : [],
+                        pkce: pkce,
+                        login: people[index]
+                    )
                     guard case .code(let code, _) = response else { throw BrowserError.noRedirect(0) }
-                    let answer = try await browser.post("/oauth/access_token", form: [
-                        "grant_type": "authorization_code", "code": code, "redirect_uri": loopbackRedirect, "client_id": app.id,
-                        "code_verifier": pkce.verifier,
-                    ])
+                    let answer = try await browser.post(
+                        "/oauth/access_token",
+                        form: [
+                            "grant_type": "authorization_code", "code": code, "redirect_uri": loopbackRedirect, "client_id": app.id,
+                            "code_verifier": pkce.verifier,
+                        ]
+                    )
                     let json = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
                     let token = try #require(json?["access_token"] as? String, "\(answer.status): \(answer.body)")
                     let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
                     #expect(try await browser.get("/me", headers: bearer).status == .ok)
                     #expect(try await browser.get("/me/friends", headers: bearer).status == .ok)
-                    #expect(try await browser.get("/100000000\(index)/friends", headers: [.authorization: "Bearer kat_not-a-token"]).status
-                        == .unauthorized)
+                    #expect(
+                        try await browser.get("/100000000\(index)/friends", headers: [.authorization: "Bearer kat_not-a-token"]).status
+                            == .unauthorized
+                    )
                 }
             }
             let metrics = server.metrics
@@ -45,10 +58,16 @@ struct MetricsTests {
             #expect(await metrics.reading(#"kinship_logins_total{outcome="ok"}"#, from: platform) == 6)
             #expect(await metrics.reading(#"kinship_graph_calls_total{path="/me",error_code="none"}"#, from: platform) == 6)
             #expect(await metrics.reading(#"kinship_graph_calls_total{path="/me/friends",error_code="none"}"#, from: platform) == 6)
-            #expect(await metrics.reading(#"kinship_graph_calls_total{path="/{id}/friends",error_code="190"}"#, from: platform) == 6,
-                "every person's id counts as one path")
-            #expect(await metrics.reading(#"kinship_http_requests_total{route="/oauth/access_token",method="POST",status="200"}"#, from: platform) == 6)
-            #expect(await metrics.reading(#"kinship_http_request_duration_seconds_count{route="/oauth/access_token",method="POST"}"#, from: platform) == 6)
+            #expect(
+                await metrics.reading(#"kinship_graph_calls_total{path="/{id}/friends",error_code="190"}"#, from: platform) == 6,
+                "every person's id counts as one path"
+            )
+            #expect(
+                await metrics.reading(#"kinship_http_requests_total{route="/oauth/access_token",method="POST",status="200"}"#, from: platform) == 6
+            )
+            #expect(
+                await metrics.reading(#"kinship_http_request_duration_seconds_count{route="/oauth/access_token",method="POST"}"#, from: platform) == 6
+            )
             #expect(await metrics.reading("kinship_callback_outbox_depth", from: platform) == 0)
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import KinshipCore
-@testable import KinshipServer
 import SQLKit
 import Testing
+
+@testable import KinshipServer
 
 /// A code or device code is spent in the same transaction that stores its tokens: spent exactly
 /// when they exist, whatever happens around it.
@@ -15,36 +16,55 @@ struct RedemptionTests {
         let ada = try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: "12345678"))
         let (app, _) = try await platform.apps.create(name: "Native", redirectURIs: [redirectURI], isConfidential: false)
         let authorization = try await platform.authorizations.recordConsent(
-            userID: ada.id, appID: app.id, granted: [.publicProfile, .email], declined: [])
+            userID: ada.id,
+            appID: app.id,
+            granted: [.publicProfile, .email],
+            declined: []
+        )
         let login = CodeLogin(requested: [.openID, .publicProfile, .email], nonce: "n-0S6", authTime: platform.clock.now)
         let code = try await platform.codes.issue(
-            authorization: authorization, redirectURI: redirectURI, codeChallenge: nil, login: login, lifetime: 600)
+            authorization: authorization,
+            redirectURI: redirectURI,
+            codeChallenge: nil,
+            login: login,
+            lifetime: 600
+        )
         let grant = OneTimeGrant.code(hash: Secrets.hash(code))
         let request = RedemptionStore.Request(
-            grant: grant, authorizationID: authorization.id, login: login, refreshes: true, readsPerson: true,
-            lifetimes: .init(accessToken: 3_600, refreshToken: 90 * 86_400))
+            grant: grant,
+            authorizationID: authorization.id,
+            login: login,
+            refreshes: true,
+            readsPerson: true,
+            lifetimes: .init(accessToken: 3_600, refreshToken: 90 * 86_400)
+        )
         return (grant, request)
     }
 
     /// How many access and refresh tokens the grant's exchange stored, and whether the code is spent.
     private static func stored(_ grant: OneTimeGrant, _ platform: Platform) async throws -> (access: Int, refresh: Int, spent: Bool) {
         try await platform.database.read { sql in
-            let access = try await sql.raw("SELECT COUNT(*) AS n FROM access_tokens WHERE code_hash = \(bind: grant.hash)")
+            let access =
+                try await sql.raw("SELECT COUNT(*) AS n FROM access_tokens WHERE code_hash = \(bind: grant.hash)")
                 .first(decodingColumn: "n", as: Int.self) ?? 0
-            let refresh = try await sql.raw(
-                """
-                SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id IN
-                    (SELECT refresh_family_id FROM access_tokens WHERE code_hash = \(bind: grant.hash))
-                """
-            ).first(decodingColumn: "n", as: Int.self) ?? 0
-            let usedAt = try await sql.raw("SELECT used_at FROM authorization_codes WHERE code_hash = \(bind: grant.hash)")
+            let refresh =
+                try await sql.raw(
+                    """
+                    SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id IN
+                        (SELECT refresh_family_id FROM access_tokens WHERE code_hash = \(bind: grant.hash))
+                    """
+                ).first(decodingColumn: "n", as: Int.self) ?? 0
+            let usedAt =
+                try await sql.raw("SELECT used_at FROM authorization_codes WHERE code_hash = \(bind: grant.hash)")
                 .first(decodingColumn: "used_at", as: Int?.self) ?? nil
             return (access, refresh, usedAt != nil)
         }
     }
 
-    @Test("one code redeemed by 16 exchanges at once: one gets its tokens, every other is told it was spent",
-        arguments: TestEngine.enabled)
+    @Test(
+        "one code redeemed by 16 exchanges at once: one gets its tokens, every other is told it was spent",
+        arguments: TestEngine.enabled
+    )
     func concurrentRedemptions(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
             let (grant, request) = try await Self.issueCode(platform)

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
-@testable import KinshipServer
 import Logging
 import Testing
+
+@testable import KinshipServer
 
 /// What someone who copies the database files gets: files only the server's user can read, and
 /// no key of the platform's in them.
@@ -28,9 +29,10 @@ struct SecretsAtRestTests {
     func keysOutsideTheDatabase(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
             let tables = try await platform.database.read { sql in
-                try await sql.raw(platform.database.engine == .sqlite
-                    ? "SELECT name FROM sqlite_master WHERE type = 'table'"
-                    : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()"
+                try await sql.raw(
+                    platform.database.engine == .sqlite
+                        ? "SELECT name FROM sqlite_master WHERE type = 'table'"
+                        : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()"
                 ).all(decodingColumn: "name", as: String.self)
             }
             #expect(!tables.contains("server_keys"))

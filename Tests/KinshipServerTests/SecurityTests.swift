@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
-@testable import KinshipServer
 import Logging
 import NIOCore
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Security helpers")
 struct SecurityTests {
@@ -45,8 +46,13 @@ struct SecurityTests {
     @Test("loopback redirects match on any port; everything else exactly")
     func redirectPolicy() {
         let app = AppRecord(
-            id: "123", name: "A", isConfidential: false,
-            redirectURIs: ["http://127.0.0.1/cb", "http://[::1]/cb", "https://a.example.com/cb?x=1"], secretHash: "", createdAt: 0)
+            id: "123",
+            name: "A",
+            isConfidential: false,
+            redirectURIs: ["http://127.0.0.1/cb", "http://[::1]/cb", "https://a.example.com/cb?x=1"],
+            secretHash: "",
+            createdAt: 0
+        )
         #expect(RedirectURIPolicy.allows("http://127.0.0.1:5000/cb", for: app))
         #expect(RedirectURIPolicy.allows("http://127.0.0.1/cb", for: app))
         #expect(RedirectURIPolicy.allows("http://[::1]:5000/cb", for: app))
@@ -64,8 +70,13 @@ struct SecurityTests {
     @Test("the consent plan skips granted permissions, and declined ones unless re-requested")
     func consentPlan() {
         let existing = Authorization(
-            id: "a", userID: "u", appID: "p", createdAt: 0, revokedAt: nil,
-            permissions: [.publicProfile: .granted, .email: .declined, .userFriends: .granted])
+            id: "a",
+            userID: "u",
+            appID: "p",
+            createdAt: 0,
+            revokedAt: nil,
+            permissions: [.publicProfile: .granted, .email: .declined, .userFriends: .granted]
+        )
         let plan = ConsentPlan(requested: [.userBirthday, .email, .userFriends, .publicProfile], existing: existing, rerequest: false)
         #expect(plan.asked == [.userBirthday])
         #expect(plan.alreadyGranted == [.userFriends])
@@ -80,7 +91,10 @@ struct SecurityTests {
         let postgres = try DatabaseLocation(parsing: "postgres://kin:s3cret@127.0.0.1:5433/kinship?sslmode=disable")
         #expect(!postgres.description.contains("s3cret"))
         #expect(postgres.description.contains("127.0.0.1:5433/kinship"))
-        guard case .sqlite(let path) = try DatabaseLocation(parsing: "sqlite://data/k.sqlite") else { Issue.record("not sqlite"); return }
+        guard case .sqlite(let path) = try DatabaseLocation(parsing: "sqlite://data/k.sqlite") else {
+            Issue.record("not sqlite")
+            return
+        }
         #expect(path == "data/k.sqlite")
         #expect(throws: DatabaseLocationError.self) { try DatabaseLocation(parsing: "postgres://nohost") }
         #expect(throws: DatabaseLocationError.emptyPath) { try DatabaseLocation(parsing: "") }

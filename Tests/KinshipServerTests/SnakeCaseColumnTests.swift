@@ -1,8 +1,9 @@
 import Foundation
-@testable import KinshipServer
 import NIOConcurrencyHelpers
 import SQLKit
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Column names of decoded rows")
 struct SnakeCaseColumnTests {

@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
-@testable import KinshipServer
 import Logging
 import NIOCore
 import SQLKit
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Accounts, apps, friendships and the schema", .timeLimit(.minutes(3)))
 struct StorageTests {
@@ -14,7 +15,8 @@ struct StorageTests {
     func accounts(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
             let ada = try await platform.users.create(
-                NewUser(name: " Ada King Lovelace ", email: "Ada@Example.com", password: "12345678", username: "Ada"))
+                NewUser(name: " Ada King Lovelace ", email: "Ada@Example.com", password: "12345678", username: "Ada")
+            )
             #expect(ada.firstName == "Ada")
             #expect(ada.middleName == "King")
             #expect(ada.lastName == "Lovelace")
@@ -48,7 +50,10 @@ struct StorageTests {
     func apps(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
             let (app, secret) = try await platform.apps.create(
-                name: "Demo", redirectURIs: ["https://app.example.com/cb", "http://127.0.0.1/callback"], isConfidential: true)
+                name: "Demo",
+                redirectURIs: ["https://app.example.com/cb", "http://127.0.0.1/callback"],
+                isConfidential: true
+            )
             let stored = try #require(try await platform.apps.find(id: app.id))
             #expect(stored.redirectURIs == ["http://127.0.0.1/callback", "https://app.example.com/cb"])
             #expect(stored.isConfidential)

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import KinshipServer
 import NIOCore
 import SQLKit
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Remote token cache service", .timeLimit(.minutes(3)))
 struct TokenCacheServiceTests {
@@ -13,7 +14,9 @@ struct TokenCacheServiceTests {
 
     private func put(_ server: LiveServer, key: String, body: String, expiresAt: Int) async throws -> HTTPResponse.Status {
         try await server.client.executeRequest(
-            uri: "/token_cache/\(key)?expires_at=\(expiresAt)", method: .put, headers: [.contentType: "application/json"],
+            uri: "/token_cache/\(key)?expires_at=\(expiresAt)",
+            method: .put,
+            headers: [.contentType: "application/json"],
             body: ByteBuffer(string: body)
         ).status
     }
@@ -67,8 +70,14 @@ struct TokenCacheRateLimitTests {
         try await withLiveServer(engine, configure: { $0.tokenCacheRequestsPerMinute = 3 }) { server in
             var statuses: [HTTPResponse.Status] = []
             for _ in 0..<10 {
-                statuses.append(try await server.client.executeRequest(
-                    uri: "/token_cache/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg", method: .get, headers: [:], body: nil).status)
+                statuses.append(
+                    try await server.client.executeRequest(
+                        uri: "/token_cache/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg",
+                        method: .get,
+                        headers: [:],
+                        body: nil
+                    ).status
+                )
             }
             #expect(statuses.filter { $0 == .tooManyRequests }.count >= 4, "even if the minute turns during the test")
             #expect(statuses.first == .notFound)

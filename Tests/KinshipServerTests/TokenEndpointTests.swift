@@ -65,7 +65,11 @@ struct TokenEndpointTests {
             #expect(otherStatus == .badRequest)
             #expect(otherJSON["error"] as? String == "invalid_grant")
             let (redirectStatus, redirectJSON) = try await server.exchange(
-                code: code, app: app, verifier: pkce?.verifier, redirectURI: "http://127.0.0.1:1/callback")
+                code: code,
+                app: app,
+                verifier: pkce?.verifier,
+                redirectURI: "http://127.0.0.1:1/callback"
+            )
             #expect(redirectStatus == .badRequest)
             #expect(redirectJSON["error"] as? String == "invalid_grant")
             server.clock.advance(by: 60)
@@ -93,8 +97,10 @@ struct TokenEndpointTests {
 
             let basic = Data("\(app.id):\(app.secret)".utf8).base64EncodedString()
             let (status, json) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "authorization_code", "code": code, "redirect_uri": loopbackRedirect],
-                headers: [.authorization: "Basic \(basic)"])
+                "/oauth/access_token",
+                ["grant_type": "authorization_code", "code": code, "redirect_uri": loopbackRedirect],
+                headers: [.authorization: "Basic \(basic)"]
+            )
             #expect(status == .ok)
             #expect(json["access_token"] is String)
         }
@@ -107,13 +113,16 @@ struct TokenEndpointTests {
             let app = try await server.makeApp()
             let token = try await server.logInAndGetToken(app, scope: [.email])
             let (denied, deniedJSON) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "fb_exchange_token", "client_id": app.id, "fb_exchange_token": token])
+                "/oauth/access_token",
+                ["grant_type": "fb_exchange_token", "client_id": app.id, "fb_exchange_token": token]
+            )
             #expect(denied == .unauthorized)
             #expect(deniedJSON["error"] as? String == "invalid_client")
 
             let (status, json) = try await server.postForm(
                 "/oauth/access_token",
-                ["grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret, "fb_exchange_token": token])
+                ["grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret, "fb_exchange_token": token]
+            )
             #expect(status == .ok)
             #expect(json["expires_in"] as? Int == 60 * 24 * 60 * 60)
             let longToken = try #require(json["access_token"] as? String)
@@ -125,7 +134,8 @@ struct TokenEndpointTests {
 
             let (bogus, bogusJSON) = try await server.postForm(
                 "/oauth/access_token",
-                ["grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret, "fb_exchange_token": "kat_bogus"])
+                ["grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret, "fb_exchange_token": "kat_bogus"]
+            )
             #expect(bogus == .badRequest)
             #expect(bogusJSON["error"] as? String == "invalid_grant")
         }
@@ -142,11 +152,17 @@ struct TokenEndpointTests {
             #expect(noClient == .badRequest)
             #expect(noClientJSON["error"] as? String == "invalid_request")
             let (unknown, unknownJSON) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "authorization_code", "client_id": "42", "code": "x", "redirect_uri": "y"])
+                "/oauth/access_token",
+                ["grant_type": "authorization_code", "client_id": "42", "code": "x", "redirect_uri": "y"]
+            )
             #expect(unknown == .unauthorized)
             #expect(unknownJSON["error"] as? String == "invalid_client")
             let json = try await server.client.executeRequest(
-                uri: "/oauth/access_token", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
+                uri: "/oauth/access_token",
+                method: .post,
+                headers: [.contentType: "application/json"],
+                body: .init(string: "{}")
+            )
             #expect(json.status == .badRequest)
             let huge = try await server.postForm("/oauth/access_token", ["code": String(repeating: "x", count: 40_000)])
             #expect(huge.0 == .badRequest)

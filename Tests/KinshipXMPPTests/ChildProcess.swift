@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,16 +26,25 @@ struct ChildProcess: Sendable {
     /// Starts `arguments[0]` (looked up on `PATH`) with `environment` (this process's when `nil`).
     /// Standard input and output come from the descriptors given, `/dev/null` otherwise; standard
     /// error is this process's; no other descriptor is passed on.
-    static func spawn(_ arguments: [String], environment: [String: String]? = nil, input: Int32? = nil, output: Int32? = nil)
+    static func spawn(
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        input: Int32? = nil,
+        output: Int32? = nil
+    )
         throws -> ChildProcess
     {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) } else {
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        if let output { posix_spawn_file_actions_adddup2(&actions, output, 1) } else {
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+        } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         _ = closeFrom?(&actions, 3)

@@ -16,12 +16,24 @@ struct ConnectionTests {
         #expect(bound.bare == jid)
         #expect(bound.resource == "kinship-test")
         #expect(await connection.supportsRosterVersioning)
-        let info = try await connection.request(IQ(kind: .get, id: "", to: JID(ProsodyTestServer.domain),
-            payload: XMLElement("query", namespace: "http://jabber.org/protocol/disco#info")))
+        let info = try await connection.request(
+            IQ(
+                kind: .get,
+                id: "",
+                to: JID(ProsodyTestServer.domain),
+                payload: XMLElement("query", namespace: "http://jabber.org/protocol/disco#info")
+            )
+        )
         #expect(info.payload?.children("feature").contains { $0[attribute: "var"] == "jabber:iq:roster" } == true)
         await #expect(throws: XMPPError.self) {
-            try await connection.request(IQ(kind: .get, id: "", to: JID(ProsodyTestServer.domain),
-                payload: XMLElement("query", namespace: "urn:kinship:no-such-protocol")))
+            try await connection.request(
+                IQ(
+                    kind: .get,
+                    id: "",
+                    to: JID(ProsodyTestServer.domain),
+                    payload: XMLElement("query", namespace: "urn:kinship:no-such-protocol")
+                )
+            )
         }
         await connection.disconnect()
         await #expect(throws: XMPPError.disconnected) { try await connection.send(.presence(Presence())) }
@@ -51,8 +63,14 @@ struct ConnectionTests {
 
     @Test("an unknown domain is a stream error from the server")
     func unknownDomain() async throws {
-        let configuration = XMPPConfiguration(jid: JID("ada@unknown.example")!, password: "x", host: "127.0.0.1",
-            port: ProsodyTestServer.port, trust: .certificate(path: ProsodyTestServer.certificate), timeout: .seconds(10))
+        let configuration = XMPPConfiguration(
+            jid: JID("ada@unknown.example")!,
+            password: "x",
+            host: "127.0.0.1",
+            port: ProsodyTestServer.port,
+            trust: .certificate(path: ProsodyTestServer.certificate),
+            timeout: .seconds(10)
+        )
         await #expect {
             try await XMPPConnection(configuration: configuration).connect()
         } throws: { error in
@@ -126,8 +144,13 @@ struct ConnectionFailureTests {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
             .bind(host: "127.0.0.1", port: 0).get()
-        let configuration = XMPPConfiguration(jid: JID("ada@kinship.test")!, password: "x", host: "127.0.0.1",
-            port: server.localAddress?.port ?? 0, timeout: .milliseconds(300))
+        let configuration = XMPPConfiguration(
+            jid: JID("ada@kinship.test")!,
+            password: "x",
+            host: "127.0.0.1",
+            port: server.localAddress?.port ?? 0,
+            timeout: .milliseconds(300)
+        )
         await #expect(throws: XMPPError.timedOut("opening the stream")) {
             try await XMPPConnection(configuration: configuration).connect()
         }

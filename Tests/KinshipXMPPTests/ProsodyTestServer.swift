@@ -15,8 +15,10 @@ struct ProsodyTestServer: Sendable {
     static var isConfigured: Bool { environment["KINSHIP_TEST_XMPP_PORT"] != nil }
     static var isWanted: Bool { environment["KINSHIP_TEST_SKIP_PROSODY"] != "1" }
     static let shared = ProsodyTestServer(
-        port: Int(environment["KINSHIP_TEST_XMPP_PORT"] ?? "") ?? 5222, certificate: environment["KINSHIP_TEST_XMPP_CERT"] ?? "",
-        config: environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? "")
+        port: Int(environment["KINSHIP_TEST_XMPP_PORT"] ?? "") ?? 5222,
+        certificate: environment["KINSHIP_TEST_XMPP_CERT"] ?? "",
+        config: environment["KINSHIP_TEST_PROSODY_CONFIG"] ?? ""
+    )
     static let domain = "kinship.test"
     static let password = "correct horse battery"
     static var port: Int { shared.port }
@@ -45,8 +47,14 @@ struct ProsodyTestServer: Sendable {
 
     /// How a test client reaches this server as `jid`.
     func configuration(_ jid: JID, password: String = ProsodyTestServer.password, timeout: Duration = .seconds(10)) -> XMPPConfiguration {
-        XMPPConfiguration(jid: jid, password: password, host: "127.0.0.1", port: port, trust: .certificate(path: certificate),
-            timeout: timeout)
+        XMPPConfiguration(
+            jid: jid,
+            password: password,
+            host: "127.0.0.1",
+            port: port,
+            trust: .certificate(path: certificate),
+            timeout: timeout
+        )
     }
 }
 
@@ -80,14 +88,18 @@ struct ServerRequirement: SuiteTrait, TestTrait {
 extension Trait where Self == ServerRequirement {
     /// The shared Prosody that `scripts/test` starts.
     static var needsProsody: Self {
-        ServerRequirement(isMet: { ProsodyTestServer.isConfigured },
-            missing: "KINSHIP_TEST_XMPP_PORT is not set: run scripts/test (it starts Prosody), or set KINSHIP_TEST_SKIP_PROSODY=1.")
+        ServerRequirement(
+            isMet: { ProsodyTestServer.isConfigured },
+            missing: "KINSHIP_TEST_XMPP_PORT is not set: run scripts/test (it starts Prosody), or set KINSHIP_TEST_SKIP_PROSODY=1."
+        )
     }
 
     /// The dnsmasq that `scripts/test` starts to serve SRV records.
     static var needsTestDNS: Self {
-        ServerRequirement(isMet: { ProsodyTestServer.environment["KINSHIP_TEST_DNS_PORT"] != nil },
-            missing: "KINSHIP_TEST_DNS_PORT is not set: run scripts/test (it starts dnsmasq), or set KINSHIP_TEST_SKIP_PROSODY=1.")
+        ServerRequirement(
+            isMet: { ProsodyTestServer.environment["KINSHIP_TEST_DNS_PORT"] != nil },
+            missing: "KINSHIP_TEST_DNS_PORT is not set: run scripts/test (it starts dnsmasq), or set KINSHIP_TEST_SKIP_PROSODY=1."
+        )
     }
 }
 
@@ -163,9 +175,11 @@ final class OwnProsody: @unchecked Sendable {
     func start() async throws {
         try await Self.run(["start", folder.path], extraConfig: extraConfig)
         let port = try String(contentsOf: folder.appendingPathComponent("port"), encoding: .utf8)
-        server = ProsodyTestServer(port: Int(port.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
+        server = ProsodyTestServer(
+            port: Int(port.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
             certificate: folder.appendingPathComponent("certs/\(ProsodyTestServer.domain).crt").path,
-            config: folder.appendingPathComponent("prosody.cfg.lua").path)
+            config: folder.appendingPathComponent("prosody.cfg.lua").path
+        )
     }
 
     func stop() async throws {
@@ -184,7 +198,8 @@ final class OwnProsody: @unchecked Sendable {
             .appendingPathComponent("scripts/xmpp/prosody-instance")
         let instance = try ChildProcess.spawn(
             [script.path] + arguments,
-            environment: ProcessInfo.processInfo.environment.merging(["PROSODY_EXTRA_CONFIG": extraConfig]) { _, new in new })
+            environment: ProcessInfo.processInfo.environment.merging(["PROSODY_EXTRA_CONFIG": extraConfig]) { _, new in new }
+        )
         guard await instance.exitCode() == 0 else { throw ProsodyTestError.instanceFailed(arguments.joined(separator: " ")) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import KinshipXMPP
 import Testing
+
+@testable import KinshipXMPP
 
 @Suite("Roster model")
 struct RosterModelTests {
@@ -9,8 +10,10 @@ struct RosterModelTests {
 
     @Test("items are de-duplicated by bare JID; a push replaces, remove removes; versions follow")
     func pushes() {
-        var roster = Roster(items: [RosterItem(jid: grace, name: "G"), RosterItem(jid: JID("grace@example.com/phone")!, name: "Grace")],
-            version: "1")
+        var roster = Roster(
+            items: [RosterItem(jid: grace, name: "G"), RosterItem(jid: JID("grace@example.com/phone")!, name: "Grace")],
+            version: "1"
+        )
         #expect(roster.items.count == 1)
         #expect(roster[grace]?.name == "Grace")
         let before = roster.apply(push: RosterItem(jid: grace, name: "Grace H", subscription: .both), version: "2")
@@ -34,15 +37,30 @@ struct RosterModelTests {
 
     @Test("items read from XML: subscription, ask, approval, groups; items without a JID are dropped")
     func parsing() {
-        var element = XMLElement("item", namespace: "jabber:iq:roster",
-            ["jid": "Zhang@Example.com", "name": "张伟", "subscription": "from", "ask": "subscribe", "approved": "true"])
+        var element = XMLElement(
+            "item",
+            namespace: "jabber:iq:roster",
+            ["jid": "Zhang@Example.com", "name": "张伟", "subscription": "from", "ask": "subscribe", "approved": "true"]
+        )
         element.append(XMLElement("group", namespace: "jabber:iq:roster", children: [.text("Team")]))
         let item = RosterItem(element)
-        #expect(item == RosterItem(jid: JID("zhang@example.com")!, name: "张伟", groups: ["Team"], subscription: .from,
-            isAwaitingApproval: true, isPreApproved: true))
+        #expect(
+            item
+                == RosterItem(
+                    jid: JID("zhang@example.com")!,
+                    name: "张伟",
+                    groups: ["Team"],
+                    subscription: .from,
+                    isAwaitingApproval: true,
+                    isPreApproved: true
+                )
+        )
         #expect(item?.isFriend == true)
         #expect(RosterItem(XMLElement("item", namespace: "jabber:iq:roster", ["name": "no jid"])) == nil)
-        #expect(RosterItem(XMLElement("item", namespace: "jabber:iq:roster", ["jid": "a@b", "subscription": "weird"]))?.subscription == Optional.some(.none))
+        #expect(
+            RosterItem(XMLElement("item", namespace: "jabber:iq:roster", ["jid": "a@b", "subscription": "weird"]))?.subscription
+                == Optional.some(.none)
+        )
     }
 
     @Test("presence that arrives before the roster is kept; availability follows every resource")
@@ -63,7 +81,11 @@ struct RosterModelTests {
         let allGone = book.record(Presence(kind: .unavailable, from: grace))
         #expect(allGone)
         #expect(book.availability(of: grace) == .offline)
-        let photo = XMLElement("x", namespace: "vcard-temp:x:update", children: [.element(XMLElement("photo", namespace: "vcard-temp:x:update", children: [.text("abc")]))])
+        let photo = XMLElement(
+            "x",
+            namespace: "vcard-temp:x:update",
+            children: [.element(XMLElement("photo", namespace: "vcard-temp:x:update", children: [.text("abc")]))]
+        )
         book.record(Presence(from: JID("alan@example.com/pc"), extensions: [photo]))
         #expect(book.photoHash(of: alan) == "abc")
     }

@@ -43,13 +43,17 @@ struct RosterTests {
         let ada = try await ProsodyTestServer.register("ada")
         let domain = ProsodyTestServer.domain
         let jid = { @Sendable (name: String) in JID("\(name)@\(domain)")! }
-        try ProsodyTestServer.seedRoster(of: ada, items: [
-            SeededItem(jid: jid("grace"), name: "Grace Hopper", subscription: "both", groups: ["Navy"]),
-            SeededItem(jid: jid("zhang"), name: "张伟", subscription: "to"),
-            SeededItem(jid: jid("emile"), name: "Émile Zola", subscription: "from"),
-            SeededItem(jid: jid("alan"), name: "Alan Turing", subscription: "none", ask: true),
-            SeededItem(jid: jid("stranger"), name: "Nobody", subscription: "none"),
-        ], pendingIn: [jid("linus")])
+        try ProsodyTestServer.seedRoster(
+            of: ada,
+            items: [
+                SeededItem(jid: jid("grace"), name: "Grace Hopper", subscription: "both", groups: ["Navy"]),
+                SeededItem(jid: jid("zhang"), name: "张伟", subscription: "to"),
+                SeededItem(jid: jid("emile"), name: "Émile Zola", subscription: "from"),
+                SeededItem(jid: jid("alan"), name: "Alan Turing", subscription: "none", ask: true),
+                SeededItem(jid: jid("stranger"), name: "Nobody", subscription: "none"),
+            ],
+            pendingIn: [jid("linus")]
+        )
         let client = client(ada)
         let log = EventLog(client)
         try await client.connect()
@@ -259,8 +263,11 @@ struct RosterTests {
 
         let second = VCard(fullName: "Bob", photo: VCard.Photo(type: "image/png", data: Data([4, 5, 6])))
         try await bobClient.updateOwnVCard(second)
-        let update = XMLElement("x", namespace: "vcard-temp:x:update",
-            children: [.element(XMLElement("photo", namespace: "vcard-temp:x:update", children: [.text(second.photo!.hash)]))])
+        let update = XMLElement(
+            "x",
+            namespace: "vcard-temp:x:update",
+            children: [.element(XMLElement("photo", namespace: "vcard-temp:x:update", children: [.text(second.photo!.hash)]))]
+        )
         try await bobClient.send(.presence(Presence(extensions: [update])))
         _ = try await adaLog.wait(for: "the refetch") { $0 == .vCardUpdated(bob) }
         #expect(try await adaClient.vCard(of: bob) == second)
@@ -302,8 +309,13 @@ struct RosterTests {
         let bob = try await ProsodyTestServer.register("bob")
         let bobClient = client(bob)
         try await bobClient.connect()
-        let card = VCard(fullName: "Bob Builder", nickname: "bob", givenName: "Bob", familyName: "Builder",
-            photo: VCard.Photo(type: "image/png", data: Data([0x89, 0x50, 0x4E, 0x47])))
+        let card = VCard(
+            fullName: "Bob Builder",
+            nickname: "bob",
+            givenName: "Bob",
+            familyName: "Builder",
+            photo: VCard.Photo(type: "image/png", data: Data([0x89, 0x50, 0x4E, 0x47]))
+        )
         try await bobClient.updateOwnVCard(card)
         await bobClient.disconnect()
 

@@ -22,16 +22,18 @@ struct SCRAMTests {
         #expect(throws: SASLError.serverRejected("invalid-proof")) { try client.verify(serverFinal: "e=invalid-proof") }
     }
 
-    @Test("a challenge that does not extend our nonce, lacks a salt, weakens the iterations or asks for a billion is refused",
+    @Test(
+        "a challenge that does not extend our nonce, lacks a salt, weakens the iterations or asks for a billion is refused",
         arguments: [
-        "r=someoneelse,s=QSXCR+Q6sek8bf92,i=4096",
-        "r=abc,s=QSXCR+Q6sek8bf92,i=4096",
-        "r=abcdef,i=4096",
-        "r=abcdef,s=QSXCR+Q6sek8bf92,i=1",
-        "r=abcdef,s=QSXCR+Q6sek8bf92",
-        "r=abcdef,s=QSXCR+Q6sek8bf92,i=1000000000",
-        "garbage",
-    ])
+            "r=someoneelse,s=QSXCR+Q6sek8bf92,i=4096",
+            "r=abc,s=QSXCR+Q6sek8bf92,i=4096",
+            "r=abcdef,i=4096",
+            "r=abcdef,s=QSXCR+Q6sek8bf92,i=1",
+            "r=abcdef,s=QSXCR+Q6sek8bf92",
+            "r=abcdef,s=QSXCR+Q6sek8bf92,i=1000000000",
+            "garbage",
+        ]
+    )
     func badChallenges(challenge: String) {
         var client = SCRAMClient(hash: .sha256, username: "user", password: "pencil", clientNonce: "abc")
         #expect(throws: SASLError.self) { try client.respond(to: challenge) }

@@ -18,7 +18,8 @@ final class ScriptedServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         child = try ChildProcess.spawn(
             ["python3", script.path, "--user", user, "--password", password, "--domain", domain, "--folder", folder.path],
-            output: output.fileHandleForWriting.fileDescriptor)
+            output: output.fileHandleForWriting.fileDescriptor
+        )
         try output.fileHandleForWriting.close()
         var line = Data()
         var byte: UInt8 = 0
@@ -53,8 +54,14 @@ struct ScriptedServerTests {
         defer { server.stop() }
         let jid = try #require(JID("ada@scram.test"))
         func configuration(_ password: String) -> XMPPConfiguration {
-            XMPPConfiguration(jid: jid, password: password, host: "127.0.0.1", port: server.port, trust: .certificate(path: server.certificate),
-                timeout: .seconds(10))
+            XMPPConfiguration(
+                jid: jid,
+                password: password,
+                host: "127.0.0.1",
+                port: server.port,
+                trust: .certificate(path: server.certificate),
+                timeout: .seconds(10)
+            )
         }
         let connection = XMPPConnection(configuration: configuration("correct horse"))
         #expect(try await connection.connect() == JID("ada@scram.test/scripted"))
@@ -64,4 +71,3 @@ struct ScriptedServerTests {
         #expect(ContinuousClock.now - started < .seconds(2), "a refused login ends at once")
     }
 }
-

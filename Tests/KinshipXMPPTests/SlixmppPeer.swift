@@ -16,9 +16,13 @@ final class SlixmppPeer: @unchecked Sendable {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/xmpp/slixmpp_peer.py")
         child = try ChildProcess.spawn(
-            ["python3", script.path, "--jid", jid.description, "--password", ProsodyTestServer.password,
-                "--port", String(ProsodyTestServer.port), "--cafile", ProsodyTestServer.certificate],
-            input: input.fileHandleForReading.fileDescriptor, output: output.fileHandleForWriting.fileDescriptor)
+            [
+                "python3", script.path, "--jid", jid.description, "--password", ProsodyTestServer.password,
+                "--port", String(ProsodyTestServer.port), "--cafile", ProsodyTestServer.certificate,
+            ],
+            input: input.fileHandleForReading.fileDescriptor,
+            output: output.fileHandleForWriting.fileDescriptor
+        )
         try input.fileHandleForReading.close()
         try output.fileHandleForWriting.close()
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in

@@ -7,8 +7,11 @@ import Testing
 @Suite("XML stream parser properties")
 struct XMLStreamFuzzTests {
     static let sample = Array(sampleStream.utf8)
-    static let dangerous: [[UInt8]] = ["<", ">", "&", ";", "'", "\"", "</", "<!--", "<!DOCTYPE", "<![CDATA[", "]]>", "<?", "&#", "&#x",
-        "&lol;", "xmlns:p='u'", "p:", "\u{0}", "/>", "=", " ", "\n", "张", "😀"].map { Array($0.utf8) } + [[0xC3], [0xFF], [0x80]]
+    static let dangerous: [[UInt8]] =
+        [
+            "<", ">", "&", ";", "'", "\"", "</", "<!--", "<!DOCTYPE", "<![CDATA[", "]]>", "<?", "&#", "&#x",
+            "&lol;", "xmlns:p='u'", "p:", "\u{0}", "/>", "=", " ", "\n", "张", "😀",
+        ].map { Array($0.utf8) } + [[0xC3], [0xFF], [0x80]]
 
     /// Applies `codes` as edits: insert a dangerous piece, delete a byte, or flip a byte.
     static func damage(_ codes: [Int]) -> [UInt8] {
@@ -93,8 +96,10 @@ struct XMLStreamFuzzTests {
             func next() -> Int { iterator.next() ?? 0 }
             func text() -> String { (0..<(1 + next() % 4)).map { _ in pieces[next() % pieces.count] }.joined() }
             func makeElement(depth: Int) -> XMLElement {
-                var element = XMLElement(["item", "group", "query", "x"][next() % 4],
-                    namespace: ["jabber:client", "jabber:iq:roster", "urn:x", nil][next() % 4])
+                var element = XMLElement(
+                    ["item", "group", "query", "x"][next() % 4],
+                    namespace: ["jabber:client", "jabber:iq:roster", "urn:x", nil][next() % 4]
+                )
                 for index in 0..<(next() % 3) { element[attribute: "a\(index)"] = text() }
                 if depth < 3 {
                     for index in 0..<(next() % 3) {

@@ -2,7 +2,11 @@ import KinshipXMPP
 import Testing
 
 /// Feeds `text` in chunks of the given sizes (cycled) and collects the events.
-func parse(_ text: String, chunks: [Int] = [Int.max], limits: XMLStreamParser.Limits = .init()) throws(XMLStreamError)
+func parse(
+    _ text: String,
+    chunks: [Int] = [Int.max],
+    limits: XMLStreamParser.Limits = .init()
+) throws(XMLStreamError)
     -> [XMLStreamParser.Event]
 {
     var parser = XMLStreamParser(limits: limits)
@@ -20,16 +24,18 @@ func parse(_ text: String, chunks: [Int] = [Int.max], limits: XMLStreamParser.Li
     return events
 }
 
-let header = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' to='example.com' version='1.0'>"
+let header =
+    "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' to='example.com' version='1.0'>"
 
-let sampleStream = header + """
-    <iq type='result' id='r1'><query xmlns='jabber:iq:roster' ver='v2'>\
-    <item jid='zhang@example.com' name='张伟 &amp; co' subscription='both'><group>Friends</group></item>\
-    <item jid='ada@example.com' name="Ada &quot;the first&quot;" subscription='none' ask='subscribe'/>\
-    </query></iq>
-    <message from='ada@example.com/pc' type='chat'><body>1 &lt; 2 &#x1F600; &#233;</body><![CDATA[<raw> & ]]></message>
-     <presence/></stream:stream>
-    """
+let sampleStream =
+    header + """
+        <iq type='result' id='r1'><query xmlns='jabber:iq:roster' ver='v2'>\
+        <item jid='zhang@example.com' name='张伟 &amp; co' subscription='both'><group>Friends</group></item>\
+        <item jid='ada@example.com' name="Ada &quot;the first&quot;" subscription='none' ask='subscribe'/>\
+        </query></iq>
+        <message from='ada@example.com/pc' type='chat'><body>1 &lt; 2 &#x1F600; &#233;</body><![CDATA[<raw> & ]]></message>
+         <presence/></stream:stream>
+        """
 
 @Suite("XML stream parser")
 struct XMLStreamParserTests {
@@ -37,11 +43,17 @@ struct XMLStreamParserTests {
     func stream() throws {
         let events = try parse(sampleStream)
         #expect(events.count == 5)
-        guard case .streamOpened(let opened) = events[0] else { Issue.record("no header"); return }
+        guard case .streamOpened(let opened) = events[0] else {
+            Issue.record("no header")
+            return
+        }
         #expect(opened.name == "stream")
         #expect(opened.namespace == "http://etherx.jabber.org/streams")
         #expect(opened[attribute: "to"] == "example.com")
-        guard case .stanza(let iq) = events[1] else { Issue.record("no iq"); return }
+        guard case .stanza(let iq) = events[1] else {
+            Issue.record("no iq")
+            return
+        }
         #expect(iq.name == "iq" && iq.namespace == "jabber:client")
         let query = try #require(iq.child("query", namespace: "jabber:iq:roster"))
         #expect(query[attribute: "ver"] == "v2")
@@ -49,7 +61,10 @@ struct XMLStreamParserTests {
         #expect(items.map { $0[attribute: "name"] } == ["张伟 & co", "Ada \"the first\""])
         #expect(items[0].child("group")?.text == "Friends")
         #expect(items[0].child("group")?.namespace == "jabber:iq:roster")
-        guard case .stanza(let message) = events[2] else { Issue.record("no message"); return }
+        guard case .stanza(let message) = events[2] else {
+            Issue.record("no message")
+            return
+        }
         #expect(message.child("body")?.text == "1 < 2 😀 é")
         #expect(message.text == "<raw> & ")
         #expect(events[3] == .stanza(XMLElement("presence", namespace: "jabber:client")))
@@ -62,38 +77,47 @@ struct XMLStreamParserTests {
         #expect(try parse(sampleStream, chunks: [size, 1, size * 3]) == (try parse(sampleStream)))
     }
 
-    @Test("XMPP's forbidden constructs are refused", arguments: [
-        ("<!DOCTYPE lol [<!ENTITY lol 'lol'>]>" + header, "DTD"),
-        (header + "<!-- hi --><presence/>", "comment"),
-        (header + "<presence><?php echo 1 ?></presence>", "processing instruction"),
-        (header + "<message><body>&lol;</body></message>", "entity"),
-        (header + "<message to='&ext;'/>", "entity in attribute"),
-        ("  <?xml version='1.0'?>" + header, "XML declaration after the start"),
-    ])
+    @Test(
+        "XMPP's forbidden constructs are refused",
+        arguments: [
+            ("<!DOCTYPE lol [<!ENTITY lol 'lol'>]>" + header, "DTD"),
+            (header + "<!-- hi --><presence/>", "comment"),
+            (header + "<presence><?php echo 1 ?></presence>", "processing instruction"),
+            (header + "<message><body>&lol;</body></message>", "entity"),
+            (header + "<message to='&ext;'/>", "entity in attribute"),
+            ("  <?xml version='1.0'?>" + header, "XML declaration after the start"),
+        ]
+    )
     func forbidden(input: String, what: String) {
         #expect(throws: XMLStreamError.self, "\(what)") { try parse(input) }
         do {
             _ = try parse(input)
         } catch {
-            guard case .forbidden = error else { Issue.record("\(what): expected forbidden, got \(error)"); return }
+            guard case .forbidden = error else {
+                Issue.record("\(what): expected forbidden, got \(error)")
+                return
+            }
         }
     }
 
-    @Test("malformed input gets a clear error", arguments: [
-        header + "<iq></message>",
-        header + "<iq type=get/>",
-        header + "<iq type='a' type='b'/>",
-        header + "<iq type='a<b'/>",
-        header + "hello<presence/>",
-        header + "<message><body>a & b</body></message>",
-        header + "<message><body>&#0;</body></message>",
-        header + "<x:iq/>",
-        header + "<presence/></stream:stream><presence/>",
-        header + "<1iq/>",
-        header + "<iq\u{01}/>",
-        header + "<message><body>\u{07}</body></message>",
-        "</stream:stream>",
-    ])
+    @Test(
+        "malformed input gets a clear error",
+        arguments: [
+            header + "<iq></message>",
+            header + "<iq type=get/>",
+            header + "<iq type='a' type='b'/>",
+            header + "<iq type='a<b'/>",
+            header + "hello<presence/>",
+            header + "<message><body>a & b</body></message>",
+            header + "<message><body>&#0;</body></message>",
+            header + "<x:iq/>",
+            header + "<presence/></stream:stream><presence/>",
+            header + "<1iq/>",
+            header + "<iq\u{01}/>",
+            header + "<message><body>\u{07}</body></message>",
+            "</stream:stream>",
+        ]
+    )
     func malformed(input: String) {
         #expect(throws: XMLStreamError.self) { try parse(input) }
     }
@@ -135,7 +159,10 @@ struct XMLStreamParserTests {
                 _ = try parse(input, chunks: [50], limits: small)
                 Issue.record("\(limit) not enforced")
             } catch {
-                guard case .limitExceeded(let found, _) = error else { Issue.record("expected \(limit), got \(error)"); continue }
+                guard case .limitExceeded(let found, _) = error else {
+                    Issue.record("expected \(limit), got \(error)")
+                    continue
+                }
                 #expect(found == limit)
             }
         }

@@ -9,7 +9,8 @@ struct ReferenceContactList {
     init(names: [String]) {
         var groups: [String: [(key: String, name: String)]] = [:]
         for name in names {
-            let latin = name.applyingTransform(.mandarinToLatin, reverse: false)?
+            let latin =
+                name.applyingTransform(.mandarinToLatin, reverse: false)?
                 .applyingTransform(.stripDiacritics, reverse: false)?.uppercased() ?? name
             let first = latin.first.map(String.init) ?? "#"
             let title = ("A"..."Z").contains(first) && first.count == 1 ? first : "#"

@@ -1,7 +1,7 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import JWTKit
-import CryptoExtras
 
 /// How many id_token-sized JWS a 2048-bit RSA key signs per second with jwt-kit, as the server signs.
 enum RS256Rate {
@@ -24,8 +24,15 @@ enum RS256Rate {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         await keys.add(rsa: try Insecure.RSA.PrivateKey(backing: key), digestAlgorithm: .sha256, kid: "bench")
         let claims = Claims(
-            iss: "http://127.0.0.1:8080", sub: "100000000000001", aud: "100000000000002", exp: 2_000_000_000, iat: 1_900_000_000,
-            nonce: String(repeating: "n", count: 43), at_hash: String(repeating: "h", count: 22), name: "Ada Lovelace")
+            iss: "http://127.0.0.1:8080",
+            sub: "100000000000001",
+            aud: "100000000000002",
+            exp: 2_000_000_000,
+            iat: 1_900_000_000,
+            nonce: String(repeating: "n", count: 43),
+            at_hash: String(repeating: "h", count: 22),
+            name: "Ada Lovelace"
+        )
         let deadline = ContinuousClock.now + .seconds(seconds)
         let start = ContinuousClock.now
         let signed = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -20,7 +20,8 @@ import Foundation
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let serverPID = Int32(arguments[5]) else {
     FileHandle.standardError.write(
-        Data("usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]\n".utf8))
+        Data("usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]\n".utf8)
+    )
     exit(2)
 }
 let seconds = arguments.count > 6 ? Int(arguments[6]) ?? 10 : 10
@@ -69,7 +70,11 @@ func row(_ label: String, _ rate: Double, _ cpu: Double, _ note: String = "") {
     print(label.padding(toLength: 52, withPad: " ", startingAt: 0) + String(format: "%12.0f %8.0f µs", rate, cpu * 1e6) + note)
 }
 row("bare RS256 signing (the floor of an id_token)", signingRate, signingCPU)
-row("code exchange with an RS256 id_token (median of 3)", exchangeRate, exchangeCPU,
-    String(format: "   signing is %.0f%% of it (CPU)   target ≥ 70%% %@", ratio * 100, ratio >= target ? "✓" : "✗ MISSED"))
+row(
+    "code exchange with an RS256 id_token (median of 3)",
+    exchangeRate,
+    exchangeCPU,
+    String(format: "   signing is %.0f%% of it (CPU)   target ≥ 70%% %@", ratio * 100, ratio >= target ? "✓" : "✗ MISSED")
+)
 row("refresh grant (rotation, new access token)", refreshRate, refreshCPU)
 exit(ratio >= target ? 0 : 1)

@@ -17,11 +17,24 @@ var options = XMPPClient.Options()
 options.autoFetchRoster = false
 options.initialPresence = nil
 let credential = arguments[4]
-let configuration = flags.contains("--token")
-    ? XMPPConfiguration(jid: jid, tokenProvider: { credential }, host: "127.0.0.1", port: port, trust: .certificate(path: arguments[2]),
-        timeout: .seconds(30))
-    : XMPPConfiguration(jid: jid, password: credential, host: "127.0.0.1", port: port, trust: .certificate(path: arguments[2]),
-        timeout: .seconds(30))
+let configuration =
+    flags.contains("--token")
+    ? XMPPConfiguration(
+        jid: jid,
+        tokenProvider: { credential },
+        host: "127.0.0.1",
+        port: port,
+        trust: .certificate(path: arguments[2]),
+        timeout: .seconds(30)
+    )
+    : XMPPConfiguration(
+        jid: jid,
+        password: credential,
+        host: "127.0.0.1",
+        port: port,
+        trust: .certificate(path: arguments[2]),
+        timeout: .seconds(30)
+    )
 let withLogin = flags.contains("--with-login")
 var times: [Double] = []
 var items = 0
@@ -39,4 +52,6 @@ for _ in 0..<rounds {
     await client.disconnect()
 }
 let sorted = times.sorted()
-print("items=\(items) median_ms=\(String(format: "%.1f", sorted[sorted.count / 2])) runs=\(times.map { String(format: "%.1f", $0) }.joined(separator: ","))")
+print(
+    "items=\(items) median_ms=\(String(format: "%.1f", sorted[sorted.count / 2])) runs=\(times.map { String(format: "%.1f", $0) }.joined(separator: ","))"
+)

@@ -34,10 +34,13 @@ final class Person: @unchecked Sendable {
         let form = try await visitor.get("/signup")
         guard let token = Page.csrfToken(form.body) else { throw Failure.unexpected("sign-up form", status: form.status) }
         let started = ContinuousClock.now
-        let answer = try await visitor.post("/signup", form: [
-            ("csrf_token", token), ("name", "Storm " + email), ("email", email), ("password", Self.password),
-            ("password_again", Self.password),
-        ])
+        let answer = try await visitor.post(
+            "/signup",
+            form: [
+                ("csrf_token", token), ("name", "Storm " + email), ("email", email), ("password", Self.password),
+                ("password_again", Self.password),
+            ]
+        )
         timing(ContinuousClock.now - started)
         guard answer.status == 303 else { throw Failure.unexpected("sign-up", status: answer.status) }
         let profile = try await visitor.get("/account")
@@ -61,10 +64,12 @@ final class Person: @unchecked Sendable {
     func consent(timing: (Duration) -> Void) async throws {
         let verifier = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64URL
         let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
-        let dialog = "/dialog/oauth?" + Visitor.encode([
-            ("client_id", clientID), ("redirect_uri", "http://127.0.0.1:9/callback"), ("response_type", "code"),
-            ("scope", "email,user_friends"), ("state", "s"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
-        ])
+        let dialog =
+            "/dialog/oauth?"
+            + Visitor.encode([
+                ("client_id", clientID), ("redirect_uri", "http://127.0.0.1:9/callback"), ("response_type", "code"),
+                ("scope", "email,user_friends"), ("state", "s"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            ])
         let page = try await visitor.get(dialog)
         guard let fields = Page.fields(of: page.body, action: "/dialog/oauth/confirm") else {
             throw Failure.unexpected("consent page", status: page.status)
@@ -83,10 +88,13 @@ final class Person: @unchecked Sendable {
         guard let (code, verifier) = pendingCode else { return }
         pendingCode = nil
         let started = ContinuousClock.now
-        let answer = try await visitor.post("/oauth/access_token", form: [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:9/callback"),
-            ("client_id", clientID), ("code_verifier", verifier),
-        ])
+        let answer = try await visitor.post(
+            "/oauth/access_token",
+            form: [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:9/callback"),
+                ("client_id", clientID), ("code_verifier", verifier),
+            ]
+        )
         timing(ContinuousClock.now - started)
         guard answer.status == 200 else { throw Failure.unexpected("token exchange", status: answer.status) }
     }
@@ -94,9 +102,12 @@ final class Person: @unchecked Sendable {
     /// Asks `other` to be friends, or withdraws the request asked last time.
     func toggleFriendRequest(to other: String, timing: (Duration) -> Void) async throws {
         let started = ContinuousClock.now
-        let answer = try await visitor.post("/account/friends", form: [
-            ("csrf_token", friendsCSRF), ("action", asked ? "cancel" : "request"), ("user_id", other),
-        ])
+        let answer = try await visitor.post(
+            "/account/friends",
+            form: [
+                ("csrf_token", friendsCSRF), ("action", asked ? "cancel" : "request"), ("user_id", other),
+            ]
+        )
         timing(ContinuousClock.now - started)
         guard answer.status == 303 else { throw Failure.unexpected("friend request", status: answer.status) }
         asked.toggle()

@@ -15,7 +15,10 @@ struct Storm {
         var people: [Person] = []
         for index in 0..<count {
             let person = Person(
-                visitor: Visitor(client: client, base: base), email: "storm-\(tag)-\(index)@example.com", clientID: clientID)
+                visitor: Visitor(client: client, base: base),
+                email: "storm-\(tag)-\(index)@example.com",
+                clientID: clientID
+            )
             try await person.signUp { _ in }
             people.append(person)
         }
@@ -39,7 +42,13 @@ struct Storm {
         }
     }
 
-    private func write(_ person: Person, partner: String, first: Int, until deadline: ContinuousClock.Instant, _ timings: Timings)
+    private func write(
+        _ person: Person,
+        partner: String,
+        first: Int,
+        until deadline: ContinuousClock.Instant,
+        _ timings: Timings
+    )
         async throws
     {
         var step = first
@@ -55,8 +64,10 @@ struct Storm {
                 case "login": try await person.logIn(timing: record)
                 default:
                     let newcomer = Person(
-                        visitor: Visitor(client: client, base: base), email: "new-\(UUID().uuidString.lowercased())@example.com",
-                        clientID: clientID)
+                        visitor: Visitor(client: client, base: base),
+                        email: "new-\(UUID().uuidString.lowercased())@example.com",
+                        clientID: clientID
+                    )
                     try await newcomer.signUp(timing: record)
                 }
             } catch {
@@ -69,11 +80,13 @@ struct Storm {
     private func read(as person: Person, until deadline: ContinuousClock.Instant, _ timings: Timings) async throws {
         let reader = Person(visitor: Visitor(client: client, base: base), email: person.email, clientID: clientID)
         try await reader.logIn { _ in }
-        let dialog = "/dialog/oauth?" + Visitor.encode([
-            ("client_id", clientID), ("redirect_uri", "http://127.0.0.1:9/callback"), ("response_type", "code"),
-            ("scope", "email"), ("state", "s"), ("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"),
-            ("code_challenge_method", "S256"),
-        ])
+        let dialog =
+            "/dialog/oauth?"
+            + Visitor.encode([
+                ("client_id", clientID), ("redirect_uri", "http://127.0.0.1:9/callback"), ("response_type", "code"),
+                ("scope", "email"), ("state", "s"), ("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"),
+                ("code_challenge_method", "S256"),
+            ])
         while ContinuousClock.now < deadline {
             let started = ContinuousClock.now
             let page = try await reader.visitor.get(dialog)

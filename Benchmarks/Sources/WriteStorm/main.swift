@@ -57,14 +57,30 @@ for kind in Storm.cycle.reduce(into: [String](), { if !$0.contains($1) { $0.appe
     let p99 = many.milliseconds(at: 99)
     let verdict = hashes ? "bcrypt-bound" : (p99 < target ? "< 250 ms ok" : "< 250 ms MISSED")
     if !hashes, p99 >= target { missed.append("\(kind) p99 \(p99) ms") }
-    print(column(kind, 20) + String(
-        format: " %16d %8.1f %8.1f %17d %8.1f %8.1f %10.1fx   ", one.totalCount, one.milliseconds(at: 50), one.milliseconds(at: 99),
-        many.totalCount, many.milliseconds(at: 50), p99, p99 / max(one.milliseconds(at: 99), 0.001)) + verdict)
+    print(
+        column(kind, 20)
+            + String(
+                format: " %16d %8.1f %8.1f %17d %8.1f %8.1f %10.1fx   ",
+                one.totalCount,
+                one.milliseconds(at: 50),
+                one.milliseconds(at: 99),
+                many.totalCount,
+                many.milliseconds(at: 50),
+                p99,
+                p99 / max(one.milliseconds(at: 99), 0.001)
+            ) + verdict
+    )
 }
 let checks = passwordKinds.compactMap { busy[$0]?.totalCount }.reduce(0, +)
 let checkRate = Double(checks) / max(stormSeconds, 1)
-print(String(format: "\npassword checks in the storm: %.1f/s; bare bcrypt on the same cores: %.1f/s; ratio %.2f",
-    checkRate, bcryptRate, checkRate / bcryptRate))
+print(
+    String(
+        format: "\npassword checks in the storm: %.1f/s; bare bcrypt on the same cores: %.1f/s; ratio %.2f",
+        checkRate,
+        bcryptRate,
+        checkRate / bcryptRate
+    )
+)
 print("errors: \(failures.count)")
 for failure in failures.prefix(10) { print("  \(failure)") }
 if !failures.isEmpty { missed.append("\(failures.count) errors") }

@@ -2,7 +2,8 @@
 /// parse benchmark. Names mix Latin, accented and Chinese text; about a third are in a group.
 enum RosterRecording {
     static func make(count: Int) -> [UInt8] {
-        var text = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' "
+        var text =
+            "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' "
             + "id='b8a5c2' from='example.com' version='1.0' xml:lang='en'>"
             + "<iq type='result' to='ada@example.com/kinship' id='roster-1'><query xmlns='jabber:iq:roster' ver='5001'>"
         let names = ["Zhang Wei", "Émile Zola", "张伟", "Grace Hopper", "O'Brien & Sons", "Łukasz", "李娜", "Ada Lovelace"]

@@ -29,9 +29,13 @@ func parseWithKinship(chunkSize: Int) -> Int {
 
 final class ElementCounter: NSObject, XMLParserDelegate {
     var count = 0
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:])
-    {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if elementName == "item" { count += 1 }
     }
 }
@@ -61,8 +65,10 @@ func throughput(_ duration: Duration) -> Double {
     megabytes / (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }
 
-print("XML stream parse: \(recordingPath.map { "the recorded stream \($0)" } ?? "a generated roster of 10,000 items"), "
-    + "\(String(format: "%.2f", megabytes)) MB, median of 15 runs\n")
+print(
+    "XML stream parse: \(recordingPath.map { "the recorded stream \($0)" } ?? "a generated roster of 10,000 items"), "
+        + "\(String(format: "%.2f", megabytes)) MB, median of 15 runs\n"
+)
 _ = parseWithKinship(chunkSize: 16_384)
 _ = parseWithFoundation()
 let (ours, ourItems) = median(runs: 15) { parseWithKinship(chunkSize: 16_384) }

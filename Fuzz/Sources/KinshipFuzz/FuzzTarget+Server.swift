@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import NIOCore
+
+@testable import KinshipServer
 
 extension FuzzTarget {
     static let serverTargets: [FuzzTarget] = [
@@ -15,15 +16,22 @@ extension FuzzTarget {
             _ = DialogRequestValidator.parameterNames.filter { parameters.all($0).count > 1 }
             guard let request = try? AuthorizationRequest(parameters: parameters) else { return }
             _ = request.redirectableProblem
-            invariant((try? AuthorizationRequest(parameters: request.parameters))?.clientID == request.clientID,
-                "a request written out reads back")
+            invariant(
+                (try? AuthorizationRequest(parameters: request.parameters))?.clientID == request.clientID,
+                "a request written out reads back"
+            )
             _ = AuthorizationResponse.code("kac_x", state: request.state).redirectURL(to: request.redirectURI, issuer: "https://k.example")
         },
         FuzzTarget(name: "redirect-uri", summary: "redirect URIs, at registration and against a registered app") { bytes in
             let uri = bytes.text
             let app = AppRecord(
-                id: "1", name: "Fuzz", isConfidential: false, redirectURIs: ["http://127.0.0.1/callback", "https://app.example.com/cb"],
-                secretHash: "", createdAt: 0)
+                id: "1",
+                name: "Fuzz",
+                isConfidential: false,
+                redirectURIs: ["http://127.0.0.1/callback", "https://app.example.com/cb"],
+                secretHash: "",
+                createdAt: 0
+            )
             let registrable = (try? RedirectURIPolicy.validateForRegistration(uri)) != nil
             let allowed = RedirectURIPolicy.allows(uri, for: app)
             if allowed, !app.redirectURIs.contains(uri), uri != app.customSchemeRedirectURI {
@@ -67,8 +75,12 @@ extension FuzzTarget {
         FuzzTarget(name: "multipart", summary: "picture uploads: the content type, the body, the image in it") { bytes in
             let (header, body) = bytes.halves
             let boundary = ProfileController.boundary(of: "multipart/form-data; " + header.text) ?? "b"
-            guard let form = try? MultipartForm(parsing: ByteBuffer(bytes: body), boundary: boundary,
-                maximumParts: ProfileController.maximumParts)
+            guard
+                let form = try? MultipartForm(
+                    parsing: ByteBuffer(bytes: body),
+                    boundary: boundary,
+                    maximumParts: ProfileController.maximumParts
+                )
             else { return }
             invariant(form.parts.count <= ProfileController.maximumParts, "at most \(ProfileController.maximumParts) parts")
             invariant(form.parts.allSatisfy { $0.body.count <= body.count }, "a part is no longer than the body")

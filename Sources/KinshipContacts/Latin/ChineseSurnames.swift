@@ -34,7 +34,8 @@ enum ChineseSurnames {
         uniqueKeysWithValues: compound.map { name, syllables in
             let scalars = Array(name.unicodeScalars)
             return (pairKey(scalars[0], scalars[1]), syllables.map { Array($0.utf8) })
-        })
+        }
+    )
 
     private static let singleBytes: [Unicode.Scalar: [UInt8]] = single.mapValues { Array($0.utf8) }
 

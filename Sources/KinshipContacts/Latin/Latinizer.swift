@@ -108,7 +108,8 @@ enum Latinizer {
             } else if let vowel = ScriptTables.smallYa[hiragana] {
                 if inWord, name.spaced.last == UInt8(ascii: "i") {
                     name.spaced.removeLast()
-                    let soft = name.spaced.suffix(2) == Array("sh".utf8) || name.spaced.suffix(2) == Array("ch".utf8)
+                    let soft =
+                        name.spaced.suffix(2) == Array("sh".utf8) || name.spaced.suffix(2) == Array("ch".utf8)
                         || name.spaced.last == UInt8(ascii: "j")
                     if !soft { name.spaced.append(UInt8(ascii: "y")) }
                     name.spaced.append(contentsOf: vowel.utf8)
@@ -126,7 +127,10 @@ enum Latinizer {
 
         mutating func addOther(_ scalar: Unicode.Scalar) {
             if let letters = ScriptTables.greekOrCyrillicLatin(scalar.value) {
-                for byte in letters { decide(byte); appendLetter(byte) }
+                for byte in letters {
+                    decide(byte)
+                    appendLetter(byte)
+                }
             } else if let folded = LetterFolding.tabulated(scalar.value) {
                 for byte in folded where byte < 0x80 { addASCII(byte) }
             } else if LetterFolding.isCombiningMark(scalar) {
@@ -183,7 +187,8 @@ final class FallbackTransliteration: @unchecked Sendable {
 
     func latin(for scalar: Unicode.Scalar) -> String {
         if let known = lock.withLock({ cache[scalar] }) { return known }
-        let latin = String(scalar).applyingTransform(.toLatin, reverse: false)?
+        let latin =
+            String(scalar).applyingTransform(.toLatin, reverse: false)?
             .applyingTransform(.stripDiacritics, reverse: false)?.lowercased() ?? ""
         lock.withLock { cache[scalar] = latin }
         return latin

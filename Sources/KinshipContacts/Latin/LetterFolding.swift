@@ -18,8 +18,11 @@ enum LetterFolding {
         guard let scalar = Unicode.Scalar(value) else { return [] }
         if let spelled = special[scalar] { return Array(spelled.utf8) }
         if isCombiningMark(scalar) { return [] }
-        let base = String(String.UnicodeScalarView(
-            String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.filter { !isCombiningMark($0) }))
+        let base = String(
+            String.UnicodeScalarView(
+                String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars.filter { !isCombiningMark($0) }
+            )
+        )
         return Array(base.lowercased().utf8)
     }
 

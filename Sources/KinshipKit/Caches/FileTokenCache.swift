@@ -16,7 +16,8 @@ public struct FileTokenCache: TokenCache {
 
     /// `$XDG_CONFIG_HOME/kinship/tokens` (or `~/.config/kinship/tokens`).
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         return base.appendingPathComponent("kinship/tokens")
     }
@@ -28,8 +29,12 @@ public struct FileTokenCache: TokenCache {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
         let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: try encoder.encode(token),
-            attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path,
+                contents: try encoder.encode(token),
+                attributes: [.posixPermissions: 0o600]
+            )
         else { throw TokenCacheError.cannotWrite(file.path) }
         if rename(temporary.path, file.path) != 0 {
             try? FileManager.default.removeItem(at: temporary)

@@ -72,8 +72,15 @@ public struct RemoteTokenCache: TokenCache {
     }
 
     private func send(_ method: String, _ url: URL, body: Data? = nil) async throws(TransportError) -> TransportResponse {
-        try await transport.send(TransportRequest(
-            method: method, url: url, headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body, timeout: timeout))
+        try await transport.send(
+            TransportRequest(
+                method: method,
+                url: url,
+                headers: body == nil ? [:] : ["Content-Type": "application/json"],
+                body: body,
+                timeout: timeout
+            )
+        )
     }
 }
 

@@ -23,7 +23,11 @@ public struct GraphClient: Sendable {
     }
 
     /// One page of the person's friends who use the app; needs `user_friends`.
-    public func friends(limit: Int? = nil, after: String? = nil, fields: [String] = GraphFriend.defaultFields) async throws(GraphError)
+    public func friends(
+        limit: Int? = nil,
+        after: String? = nil,
+        fields: [String] = GraphFriend.defaultFields
+    ) async throws(GraphError)
         -> FriendsPage
     {
         try await send(.friends(limit: limit, after: after, fields: fields), as: FriendsPage.self)
@@ -51,7 +55,12 @@ public struct GraphClient: Sendable {
     }
 
     /// Where a person's picture is, in the size asked for.
-    public func picture(of userID: String = "me", type: PictureType? = nil, width: Int? = nil, height: Int? = nil)
+    public func picture(
+        of userID: String = "me",
+        type: PictureType? = nil,
+        width: Int? = nil,
+        height: Int? = nil
+    )
         async throws(GraphError) -> Picture
     {
         try await send(.picture(of: userID, type: type, width: width, height: height), as: PictureData.self).data
@@ -103,8 +112,11 @@ public struct GraphClient: Sendable {
             let body: String
         }
         let parts = requests.map { request in
-            Part(method: request.method, relativeURL: request.relativeURL,
-                body: request.method == "POST" ? request.parameters.formEncoded : nil)
+            Part(
+                method: request.method,
+                relativeURL: request.relativeURL,
+                body: request.method == "POST" ? request.parameters.formEncoded : nil
+            )
         }
         let encoded = String(decoding: (try? JSONEncoder().encode(parts)) ?? Data(), as: UTF8.self)
         let answers = try await send(GraphRequest(method: "POST", path: "", parameters: ["batch": encoded]), as: [Answer?].self)
@@ -128,7 +140,8 @@ public struct GraphClient: Sendable {
         let response: TransportResponse
         do {
             response = try await transport.send(
-                TransportRequest(method: request.method, url: url.url!, headers: headers, body: body, timeout: configuration.requestTimeout))
+                TransportRequest(method: request.method, url: url.url!, headers: headers, body: body, timeout: configuration.requestTimeout)
+            )
         } catch {
             throw .transport(error)
         }
@@ -148,12 +161,20 @@ public struct GraphClient: Sendable {
         if let graph = try? JSONDecoder().decode(GraphErrorBody.self, from: body) {
             return GraphError(status: status, body: graph.error, request: request)
         }
-        return GraphError(category: GraphError.category(status: status), message: "HTTP \(status) from \(request.path): \(body.excerpt)",
-            httpStatus: status)
+        return GraphError(
+            category: GraphError.category(status: status),
+            message: "HTTP \(status) from \(request.path): \(body.excerpt)",
+            httpStatus: status
+        )
     }
 
     /// A successful answer's body as `Model`.
-    private static func decode<Model: Decodable>(_ model: Model.Type, from body: Data, status: Int, request: GraphRequest)
+    private static func decode<Model: Decodable>(
+        _ model: Model.Type,
+        from body: Data,
+        status: Int,
+        request: GraphRequest
+    )
         -> Result<Model, GraphError>
     {
         do {

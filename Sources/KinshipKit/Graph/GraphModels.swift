@@ -22,7 +22,10 @@ public struct GraphUser: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, link, username, gender, locale, email, birthday, hometown, location, picture
-        case firstName = "first_name", middleName = "middle_name", lastName = "last_name", shortName = "short_name"
+        case firstName = "first_name"
+        case middleName = "middle_name"
+        case lastName = "last_name"
+        case shortName = "short_name"
         case nameFormat = "name_format"
     }
 }

@@ -64,7 +64,7 @@ public struct GraphRecovery: Sendable {
     private func renew(_ token: AccessToken) async throws(GraphError) -> Bool {
         do {
             return try await loginManager.renew(rejected: token) != nil
-        } catch where error.category == .recoverable {
+        } catch  where error.category == .recoverable {
             return false
         }
     }

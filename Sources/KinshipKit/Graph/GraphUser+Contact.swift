@@ -4,7 +4,12 @@ extension Contact {
     /// A friend from the Graph API as a contact for a ``KinshipContacts/ContactList``.
     public init(_ friend: GraphFriend) {
         self.init(
-            id: friend.id, name: friend.name ?? friend.id, firstName: friend.firstName, middleName: friend.middleName,
-            lastName: friend.lastName, pictureURL: friend.picture?.data.url)
+            id: friend.id,
+            name: friend.name ?? friend.id,
+            firstName: friend.firstName,
+            middleName: friend.middleName,
+            lastName: friend.lastName,
+            pictureURL: friend.picture?.data.url
+        )
     }
 }

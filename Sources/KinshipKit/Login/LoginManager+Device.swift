@@ -10,7 +10,10 @@ extension LoginManager {
     /// calling task's cancellation end it like a dialog login. With
     /// ``KinshipCore/Permission/openID`` among `permissions`, the id_token is verified (a device
     /// login has no nonce) and returned.
-    public func logInWithDevice(permissions: [Permission] = [], show: @Sendable (DeviceAuthorization) async -> Void)
+    public func logInWithDevice(
+        permissions: [Permission] = [],
+        show: @Sendable (DeviceAuthorization) async -> Void
+    )
         async throws(LoginError) -> LoginResult
     {
         guard pending == nil else { throw .loginInProgress }
@@ -58,9 +61,14 @@ extension LoginManager {
                 do {
                     let (token, authentication) = try await adopt(issued, openID: permissions.contains(.openID), nonce: nil, extending: extending)
                     pending = nil
-                    return .success(LoginSuccess(
-                        token: token, grantedPermissions: token.permissions.intersection(permissions),
-                        declinedPermissions: token.declinedPermissions.intersection(permissions), authenticationToken: authentication))
+                    return .success(
+                        LoginSuccess(
+                            token: token,
+                            grantedPermissions: token.permissions.intersection(permissions),
+                            declinedPermissions: token.declinedPermissions.intersection(permissions),
+                            authenticationToken: authentication
+                        )
+                    )
                 } catch {
                     return try await fail(error, extending)
                 }

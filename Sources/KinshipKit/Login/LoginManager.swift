@@ -31,8 +31,12 @@ public actor LoginManager {
     /// are renewed `refreshMargin` seconds before they expire (by the session's clock). A device
     /// login waits between polls with `sleep`.
     public init(
-        configuration: KinshipConfiguration, session: Session, presenter: any LoginPresenter,
-        transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(600), refreshMargin: TimeInterval = 300,
+        configuration: KinshipConfiguration,
+        session: Session,
+        presenter: any LoginPresenter,
+        transport: any HTTPTransport = URLSessionTransport(),
+        timeout: Duration = .seconds(600),
+        refreshMargin: TimeInterval = 300,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
@@ -52,7 +56,11 @@ public actor LoginManager {
     /// `auth_type=rerequest` unless `authType` says otherwise. With ``KinshipCore/Permission/openID``
     /// among `permissions`, the login sends `nonce` (a random one when `nil`) and returns the
     /// verified id_token as ``LoginSuccess/authenticationToken``.
-    public func logIn(permissions: [Permission] = [], authType: AuthorizationRequest.AuthType? = nil, nonce: String? = nil)
+    public func logIn(
+        permissions: [Permission] = [],
+        authType: AuthorizationRequest.AuthType? = nil,
+        nonce: String? = nil
+    )
         async throws(LoginError) -> LoginResult
     {
         if await session.state.isClosed { try await startNewSession() }
@@ -61,7 +69,10 @@ public actor LoginManager {
 
     /// Asks an open session's person for more permissions (→ `openTokenExtended`). Permissions
     /// declined before are asked with `auth_type=rerequest`, as is everything when `authType` says so.
-    public func requestPermissions(_ permissions: [Permission], authType: AuthorizationRequest.AuthType? = nil)
+    public func requestPermissions(
+        _ permissions: [Permission],
+        authType: AuthorizationRequest.AuthType? = nil
+    )
         async throws(LoginError) -> LoginResult
     {
         let state = await session.state
@@ -134,7 +145,12 @@ public actor LoginManager {
         }
     }
 
-    private func run(_ asked: [Permission], authType: AuthorizationRequest.AuthType?, nonce: String?, extending: Bool)
+    private func run(
+        _ asked: [Permission],
+        authType: AuthorizationRequest.AuthType?,
+        nonce: String?,
+        extending: Bool
+    )
         async throws(LoginError) -> LoginResult
     {
         guard pending == nil else { throw .loginInProgress }
@@ -154,9 +170,14 @@ public actor LoginManager {
         }
         pending?.redirectURI = redirectURI
         let request = AuthorizationRequest(
-            clientID: configuration.appID, redirectURI: redirectURI, scope: PermissionCatalogue.loginScope(asked),
-            state: secrets.state, codeChallenge: secrets.challenge, authType: authType ?? (rerequest ? .rerequest : nil),
-            nonce: secrets.nonce)
+            clientID: configuration.appID,
+            redirectURI: redirectURI,
+            scope: PermissionCatalogue.loginScope(asked),
+            state: secrets.state,
+            codeChallenge: secrets.challenge,
+            authType: authType ?? (rerequest ? .rerequest : nil),
+            nonce: secrets.nonce
+        )
         var dialog = URLComponents(url: configuration.dialogURL, resolvingAgainstBaseURL: false)!
         dialog.percentEncodedQuery = request.parameters.formEncoded
         do {
@@ -175,9 +196,14 @@ public actor LoginManager {
                 await end()
                 guard let issued else { return try await fail(nil, extending) }
                 let token = issued.accessToken
-                return .success(LoginSuccess(
-                    token: token, grantedPermissions: token.permissions.intersection(asked),
-                    declinedPermissions: token.declinedPermissions.intersection(asked), authenticationToken: issued.authentication))
+                return .success(
+                    LoginSuccess(
+                        token: token,
+                        grantedPermissions: token.permissions.intersection(asked),
+                        declinedPermissions: token.declinedPermissions.intersection(asked),
+                        authenticationToken: issued.authentication
+                    )
+                )
             } catch {
                 return try await fail(error, extending)
             }
@@ -186,7 +212,12 @@ public actor LoginManager {
 
     /// Reads the redirect and, when it carries a code, exchanges it, verifies the id_token of an
     /// OpenID login and adopts the token; `nil` when the person cancelled.
-    private func finish(_ url: URL, secrets: LoginSecrets, redirectURI: String, extending: Bool) async throws(LoginError)
+    private func finish(
+        _ url: URL,
+        secrets: LoginSecrets,
+        redirectURI: String,
+        extending: Bool
+    ) async throws(LoginError)
         -> (accessToken: AccessToken, authentication: AuthenticationToken?)?
     {
         let response: AuthorizationResponse
@@ -208,7 +239,12 @@ public actor LoginManager {
     }
 
     /// Verifies the id_token of an OpenID login and opens (or extends) the session with the token.
-    func adopt(_ issued: TokenExchange.Issued, openID: Bool, nonce: String?, extending: Bool) async throws(LoginError)
+    func adopt(
+        _ issued: TokenExchange.Issued,
+        openID: Bool,
+        nonce: String?,
+        extending: Bool
+    ) async throws(LoginError)
         -> (accessToken: AccessToken, authentication: AuthenticationToken?)
     {
         let token = issued.accessToken
@@ -259,7 +295,10 @@ public actor LoginManager {
 
     /// The first outcome of a login: a redirect, a cancel, or the time limit. Cancelling the
     /// calling task counts as cancelling the login.
-    private static func first(of outcomes: AsyncStream<PendingLogin.Outcome>, within timeout: Duration) async
+    private static func first(
+        of outcomes: AsyncStream<PendingLogin.Outcome>,
+        within timeout: Duration
+    ) async
         -> PendingLogin.Outcome
     {
         await withTaskGroup(of: PendingLogin.Outcome?.self) { group in

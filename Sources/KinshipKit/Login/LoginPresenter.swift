@@ -7,7 +7,10 @@ import Foundation
 /// passes it to `deliver`; otherwise the app hands it over with ``LoginManager/handleOpenURL(_:)``.
 public protocol LoginPresenter: Sendable {
     /// Gets ready for one login; returns the redirect URI the dialog sends the person back to.
-    func prepare(for configuration: KinshipConfiguration, deliver: @escaping @Sendable (URL) async -> Void) async throws
+    func prepare(
+        for configuration: KinshipConfiguration,
+        deliver: @escaping @Sendable (URL) async -> Void
+    ) async throws
         -> String
     /// Shows the dialog at `url`.
     func present(_ url: URL) async throws

@@ -24,7 +24,9 @@ public struct LoginSuccess: Sendable, Equatable {
     public var authenticationToken: AuthenticationToken?
 
     public init(
-        token: AccessToken, grantedPermissions: Set<Permission>, declinedPermissions: Set<Permission>,
+        token: AccessToken,
+        grantedPermissions: Set<Permission>,
+        declinedPermissions: Set<Permission>,
         authenticationToken: AuthenticationToken? = nil
     ) {
         self.token = token

@@ -17,8 +17,12 @@ public struct DeviceAuthorization: Sendable, Equatable, Decodable {
     public var interval: Int
 
     enum CodingKeys: String, CodingKey {
-        case deviceCode = "device_code", userCode = "user_code", verificationURI = "verification_uri"
-        case verificationURIComplete = "verification_uri_complete", expiresIn = "expires_in", interval
+        case deviceCode = "device_code"
+        case userCode = "user_code"
+        case verificationURI = "verification_uri"
+        case verificationURIComplete = "verification_uri_complete"
+        case expiresIn = "expires_in"
+        case interval
     }
 
     public init(from decoder: any Decoder) throws {

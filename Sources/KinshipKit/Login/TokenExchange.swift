@@ -24,7 +24,9 @@ public struct TokenExchange: Sendable {
     /// An exchange with the platform in `configuration`; `clientSecret` only for a confidential
     /// app's server. `clock` dates the tokens it issues.
     public init(
-        configuration: KinshipConfiguration, transport: any HTTPTransport = URLSessionTransport(), clientSecret: String? = nil,
+        configuration: KinshipConfiguration,
+        transport: any HTTPTransport = URLSessionTransport(),
+        clientSecret: String? = nil,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
@@ -85,11 +87,16 @@ public struct TokenExchange: Sendable {
         let now = Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down))
         let refreshExpiry = issued.refreshTokenExpiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
         return AccessToken(
-            tokenString: issued.accessToken, appID: configuration.appID, userID: userID,
-            permissions: Set(issued.grantedScopes), declinedPermissions: Set(issued.declinedScopes),
-            expirationDate: now.addingTimeInterval(TimeInterval(issued.expiresIn)), refreshDate: now,
+            tokenString: issued.accessToken,
+            appID: configuration.appID,
+            userID: userID,
+            permissions: Set(issued.grantedScopes),
+            declinedPermissions: Set(issued.declinedScopes),
+            expirationDate: now.addingTimeInterval(TimeInterval(issued.expiresIn)),
+            refreshDate: now,
             refreshToken: issued.refreshToken ?? previous?.refreshToken,
-            refreshTokenExpirationDate: issued.refreshToken == nil ? previous?.refreshTokenExpirationDate : refreshExpiry)
+            refreshTokenExpirationDate: issued.refreshToken == nil ? previous?.refreshTokenExpirationDate : refreshExpiry
+        )
     }
 
     /// The id of the person a fresh token belongs to (`GET /me?fields=id`).
@@ -97,8 +104,12 @@ public struct TokenExchange: Sendable {
         var url = URLComponents(url: configuration.graphURL("me"), resolvingAgainstBaseURL: false)!
         url.queryItems = [URLQueryItem(name: "fields", value: "id")]
         let response = try await send(
-            TransportRequest(url: url.url!, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
-                timeout: configuration.requestTimeout))
+            TransportRequest(
+                url: url.url!,
+                headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
+                timeout: configuration.requestTimeout
+            )
+        )
         struct Me: Decodable { let id: String }
         guard response.status == 200, let me = try? JSONDecoder().decode(Me.self, from: response.body) else {
             throw .unexpectedResponse(status: response.status, detail: "/me did not name the token's owner: \(response.body.excerpt)")
@@ -115,8 +126,12 @@ public struct TokenExchange: Sendable {
 
     func formRequest(_ url: URL, _ form: FormParameters) -> TransportRequest {
         TransportRequest(
-            method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-            body: Data(form.formEncoded.utf8), timeout: configuration.requestTimeout)
+            method: "POST",
+            url: url,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: Data(form.formEncoded.utf8),
+            timeout: configuration.requestTimeout
+        )
     }
 
     /// An OAuth error answer as a ``LoginError``.

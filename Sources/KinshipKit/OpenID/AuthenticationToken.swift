@@ -41,8 +41,18 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     public var emailVerified: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", userID = "sub", appID = "aud", expirationDate = "exp", issuedAt = "iat", authenticatedAt = "auth_time"
-        case nonce, accessTokenHash = "at_hash", name, givenName = "given_name", familyName = "family_name", picture, email
+        case issuer = "iss"
+        case userID = "sub"
+        case appID = "aud"
+        case expirationDate = "exp"
+        case issuedAt = "iat"
+        case authenticatedAt = "auth_time"
+        case nonce
+        case accessTokenHash = "at_hash"
+        case name
+        case givenName = "given_name"
+        case familyName = "family_name"
+        case picture, email
         case emailVerified = "email_verified"
     }
 

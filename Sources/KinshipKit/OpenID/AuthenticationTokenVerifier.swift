@@ -22,7 +22,9 @@ public actor AuthenticationTokenVerifier {
 
     /// A verifier for the platform and app in `configuration`; `clock` tells the time.
     public init(
-        configuration: KinshipConfiguration, transport: any HTTPTransport = URLSessionTransport(), leeway: TimeInterval = 60,
+        configuration: KinshipConfiguration,
+        transport: any HTTPTransport = URLSessionTransport(),
+        leeway: TimeInterval = 60,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
@@ -34,7 +36,11 @@ public actor AuthenticationTokenVerifier {
     /// Verifies `idToken` for this app. `nonce` is the one the login sent (a token that carries
     /// another, or none when one was sent, is refused); `accessToken`, when given, must match the
     /// token's `at_hash`.
-    public func verify(_ idToken: String, nonce: String?, accessToken: String? = nil) async throws(AuthenticationTokenError)
+    public func verify(
+        _ idToken: String,
+        nonce: String?,
+        accessToken: String? = nil
+    ) async throws(AuthenticationTokenError)
         -> AuthenticationToken
     {
         let (payload, issuer) = try await verifySignature(of: idToken)
@@ -125,7 +131,9 @@ public actor AuthenticationTokenVerifier {
     private func fetch<Document: Decodable>(_ url: URL, as document: Document.Type) async throws(AuthenticationTokenError) -> Document {
         let response: TransportResponse
         do {
-            response = try await transport.send(TransportRequest(url: url, headers: ["Accept": "application/json"], timeout: configuration.requestTimeout))
+            response = try await transport.send(
+                TransportRequest(url: url, headers: ["Accept": "application/json"], timeout: configuration.requestTimeout)
+            )
         } catch {
             throw .keysUnavailable("\(url.absoluteString) could not be reached: \(error)")
         }

@@ -32,7 +32,11 @@ public struct URLSessionTransport: HTTPTransport {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await withTaskCancellationHandler { try await exchange.value } onCancel: { exchange.cancel() }
+            (data, response) = try await withTaskCancellationHandler {
+                try await exchange.value
+            } onCancel: {
+                exchange.cancel()
+            }
         } catch let error as URLError {
             switch error.code {
             case .timedOut: throw .timedOut(request.url)

@@ -40,11 +40,18 @@ struct AccessController: Sendable {
         // Counted before anything is checked, so parallel sign-ups from one address get no more than the limit.
         let address = context.clientAddress
         if let retryAfter = try await account.platform.rateLimits.hit(
-            "signup:" + address, limit: account.configuration.signupsPerAddressPerMinute, windowSeconds: 60)
-        {
+            "signup:" + address,
+            limit: account.configuration.signupsPerAddressPerMinute,
+            windowSeconds: 60
+        ) {
             context.logger.notice("Sign-up refused: too many from one address", metadata: ["signup.address": "\(address)"])
-            var response = signupPage(request, name: name, email: email,
-                message: "Too many sign-ups from your network just now. Try again in a minute.", status: .tooManyRequests)
+            var response = signupPage(
+                request,
+                name: name,
+                email: email,
+                message: "Too many sign-ups from your network just now. Try again in a minute.",
+                status: .tooManyRequests
+            )
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
@@ -59,20 +66,35 @@ struct AccessController: Sendable {
             return signupPage(request, name: name, email: email, message: error.description, status: .badRequest)
         }
         let session = try await account.platform.browserSessions.start(
-            userID: user.id, lifetime: account.configuration.browserSessionLifetime, from: context.sessionOrigin(of: request))
+            userID: user.id,
+            lifetime: account.configuration.browserSessionLifetime,
+            from: context.sessionOrigin(of: request)
+        )
         context.logger.info("Account created", metadata: ["user.id": "\(user.id)"])
         var response = AccountPages.redirect(to: "/account?notice=welcome")
         response.setCookie(account.cookies.session(session))
         return response
     }
 
-    private func signupPage(_ request: Request, name: String, email: String, message: String?, status: HTTPResponse.Status)
+    private func signupPage(
+        _ request: Request,
+        name: String,
+        email: String,
+        message: String?,
+        status: HTTPResponse.Status
+    )
         -> Response
     {
-        account.preLoginPage("signup", request, message: message, status: status, values: [
-            "title": "Sign up", "name": name, "email": email,
-            "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
-        ])
+        account.preLoginPage(
+            "signup",
+            request,
+            message: message,
+            status: status,
+            values: [
+                "title": "Sign up", "name": name, "email": email,
+                "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
+            ]
+        )
     }
 
     // MARK: - Log in and out
@@ -91,7 +113,11 @@ struct AccessController: Sendable {
             return loginPage(request, login: login, next: next, message: "This form expired. Please log in again.", status: .forbidden)
         }
         switch try await passwordLogin.attempt(
-            login: login, password: form["password"] ?? "", origin: context.sessionOrigin(of: request), logger: context.logger)
+            login: login,
+            password: form["password"] ?? "",
+            origin: context.sessionOrigin(of: request),
+            logger: context.logger
+        )
         {
         case .refused(let refusal):
             return refusal.marking(loginPage(request, login: login, next: next, message: refusal.message, status: refusal.status))
@@ -103,11 +129,22 @@ struct AccessController: Sendable {
         }
     }
 
-    private func loginPage(_ request: Request, login: String, next: String, message: String?, status: HTTPResponse.Status)
+    private func loginPage(
+        _ request: Request,
+        login: String,
+        next: String,
+        message: String?,
+        status: HTTPResponse.Status
+    )
         -> Response
     {
-        account.preLoginPage("account-login", request, message: message, status: status,
-            values: ["title": "Log in", "login": login, "next": next])
+        account.preLoginPage(
+            "account-login",
+            request,
+            message: message,
+            status: status,
+            values: ["title": "Log in", "login": login, "next": next]
+        )
     }
 
     /// Ends the browser's session and goes to the login page, which returns to `next` (a path on

@@ -39,24 +39,33 @@ struct AccountPages: Sendable {
     }
 
     func formExpired() -> Response {
-        pages.error(status: .forbidden, heading: "This form expired",
+        pages.error(
+            status: .forbidden,
+            heading: "This form expired",
             message: "The form could not be verified, so nothing was changed.",
-            detail: "Go back, reload the page and try again.")
+            detail: "Go back, reload the page and try again."
+        )
     }
 
     /// An account page: the navigation, the person's name, a notice, and the CSRF token for its forms.
     func page(
-        _ template: String, title: String, section: String, person: SignedIn, values: [String: Any], notice: String? = nil,
+        _ template: String,
+        title: String,
+        section: String,
+        person: SignedIn,
+        values: [String: Any],
+        notice: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
         var values = values
         values["title"] = title
         values["wide"] = true
-        values["account"] = [
-            "name": person.user.name, "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
-            "isSecurity": section == "security", "isDevelopers": section == "developers", "isAdminPage": section == "admin",
-            "isAdmin": person.user.isAdmin,
-        ] as [String: Any]
+        values["account"] =
+            [
+                "name": person.user.name, "isProfile": section == "profile", "isFriends": section == "friends", "isApps": section == "apps",
+                "isSecurity": section == "security", "isDevelopers": section == "developers", "isAdminPage": section == "admin",
+                "isAdmin": person.user.isAdmin,
+            ] as [String: Any]
         values["csrfToken"] = csrf.token(forSession: person.session)
         if let notice { values["notice"] = notice }
         return pages.page(template, values, status: status)
@@ -65,7 +74,11 @@ struct AccountPages: Sendable {
     /// A page whose form is posted before anyone is logged in: its CSRF token is bound to the
     /// browser's pre-login secret, set as a cookie when the browser has none yet.
     func preLoginPage(
-        _ template: String, _ request: Request, message: String?, status: HTTPResponse.Status, values: [String: Any]
+        _ template: String,
+        _ request: Request,
+        message: String?,
+        status: HTTPResponse.Status,
+        values: [String: Any]
     ) -> Response {
         let (token, newCookie) = csrf.preLoginToken(for: request, cookies: cookies)
         var values = values

@@ -35,8 +35,13 @@ struct AppsController: Sendable {
             apps.append(["appID": app.id, "appName": app.name, "permissions": permissions])
         }
         return account.page(
-            "apps", title: "Apps you use", section: "apps", person: person,
-            values: ["apps": apps, "hasApps": !apps.isEmpty], notice: notice)
+            "apps",
+            title: "Apps you use",
+            section: "apps",
+            person: person,
+            values: ["apps": apps, "hasApps": !apps.isEmpty],
+            notice: notice
+        )
     }
 
     private func revoke(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -51,12 +56,17 @@ struct AppsController: Sendable {
         if let name = form["permission"] {
             let permission = Permission(name)
             guard PermissionCatalogue.isRevocableAlone(permission) else {
-                return account.pages.error(status: .badRequest, heading: "Cannot take that back on its own",
-                    message: "Your public profile is what every app gets; remove the app to stop sharing it.")
+                return account.pages.error(
+                    status: .badRequest,
+                    heading: "Cannot take that back on its own",
+                    message: "Your public profile is what every app gets; remove the app to stop sharing it."
+                )
             }
             try await account.platform.authorizations.revoke(permission, in: authorization.id)
-            context.logger.info("Permission revoked on the apps page",
-                metadata: ["user.id": "\(person.user.id)", "app.id": "\(appID)", "permission": "\(name)"])
+            context.logger.info(
+                "Permission revoked on the apps page",
+                metadata: ["user.id": "\(person.user.id)", "app.id": "\(appID)", "permission": "\(name)"]
+            )
             return AccountPages.redirect(to: "/account/apps?notice=revoked")
         }
         try await account.platform.authorizations.revokeAll(authorization.id, notifyingApp: true)

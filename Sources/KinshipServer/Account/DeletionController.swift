@@ -28,8 +28,14 @@ struct DeletionController: Sendable {
             "madeApps": try await platform.apps.owned(by: person.user.id).map(\.name).joined(separator: ", "),
         ]
         if let message { values["message"] = message }
-        return account.page("delete-account", title: "Delete your account", section: "security", person: person, values: values,
-            status: status)
+        return account.page(
+            "delete-account",
+            title: "Delete your account",
+            section: "security",
+            person: person,
+            values: values,
+            status: status
+        )
     }
 
     /// "your friendship", "your 3 friendships".
@@ -41,8 +47,11 @@ struct DeletionController: Sendable {
         let person = try await account.requireSignedIn(request)
         let form = try await account.readForm(request, of: person)
         if let refusal = try await passwordLogin.confirm(
-            form["password"] ?? "", of: person.user, address: context.clientAddress, logger: context.logger)
-        {
+            form["password"] ?? "",
+            of: person.user,
+            address: context.clientAddress,
+            logger: context.logger
+        ) {
             return refusal.marking(try await page(for: person, message: refusal.message, status: refusal.status))
         }
         let callbacks = try await account.platform.users.delete(person.user)
@@ -50,7 +59,8 @@ struct DeletionController: Sendable {
         var response = account.pages.done(
             heading: "Your account is deleted",
             message: "Everything of yours is gone from Kinship, and the apps you used are asked to delete what they hold about you.",
-            link: ("Create a new account", "/signup"))
+            link: ("Create a new account", "/signup")
+        )
         response.setCookie(account.cookies.expiredSession())
         return response
     }

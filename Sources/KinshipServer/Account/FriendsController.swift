@@ -48,20 +48,25 @@ struct FriendsController: Sendable {
         guard let action = form["action"].flatMap(Action.init(rawValue:)), let other = form["user_id"], other != me,
             try await account.platform.users.find(id: other) != nil
         else {
-            return account.pages.error(status: .badRequest, heading: "Unknown request",
-                message: "The form did not name a person and something to do.", detail: "Go back to your friends page and try again.")
+            return account.pages.error(
+                status: .badRequest,
+                heading: "Unknown request",
+                message: "The form did not name a person and something to do.",
+                detail: "Go back to your friends page and try again."
+            )
         }
         let friends = account.platform.friends
         let notice: String
         do {
             switch action {
             case .request:
-                notice = switch try await friends.sendRequest(from: me, to: other) {
-                case .requested: "requested"
-                case .alreadyRequested: "already-requested"
-                case .becameFriends: "became-friends"
-                case .alreadyFriends: "already-friends"
-                }
+                notice =
+                    switch try await friends.sendRequest(from: me, to: other) {
+                    case .requested: "requested"
+                    case .alreadyRequested: "already-requested"
+                    case .becameFriends: "became-friends"
+                    case .alreadyFriends: "already-friends"
+                    }
             case .accept:
                 try await friends.accept(requestFrom: other, to: me)
                 notice = "accepted"
@@ -92,7 +97,8 @@ struct FriendsController: Sendable {
         let outgoing = try await platform.friends.outgoingRequests(of: me).map(\.toUserID)
         let people = Dictionary(
             try await platform.users.find(ids: Array(friendIDs) + incoming + outgoing).map { ($0.id, $0) },
-            uniquingKeysWith: { first, _ in first })
+            uniquingKeysWith: { first, _ in first }
+        )
 
         func row(_ user: UserRecord) -> [String: Any] {
             ["id": user.id, "name": user.name, "pictureURL": "/pictures/\(user.id)?size=100"]

@@ -23,9 +23,15 @@ struct PasswordResetController: Sendable {
     }
 
     private func forgotPage(_ request: Request, email: String, message: String?, status: HTTPResponse.Status) -> Response {
-        account.preLoginPage("forgot-password", request, message: message, status: status, values: [
-            "title": "Forgot your password?", "email": email, "enabled": mailer != nil, "minutes": limits.lifetime / 60,
-        ])
+        account.preLoginPage(
+            "forgot-password",
+            request,
+            message: message,
+            status: status,
+            values: [
+                "title": "Forgot your password?", "email": email, "enabled": mailer != nil, "minutes": limits.lifetime / 60,
+            ]
+        )
     }
 
     private func sendLink(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -37,11 +43,17 @@ struct PasswordResetController: Sendable {
         }
         let platform = account.platform
         if let retryAfter = try await platform.rateLimits.hit(
-            "password reset:" + context.clientAddress, limit: limits.perAddressPerHour, windowSeconds: 3_600)
-        {
+            "password reset:" + context.clientAddress,
+            limit: limits.perAddressPerHour,
+            windowSeconds: 3_600
+        ) {
             context.logger.notice("Password reset refused: too many from one address", metadata: ["reset.address": "\(context.clientAddress)"])
-            var response = forgotPage(request, email: email,
-                message: "Too many reset links were asked for from your network. Try again later.", status: .tooManyRequests)
+            var response = forgotPage(
+                request,
+                email: email,
+                message: "Too many reset links were asked for from your network. Try again later.",
+                status: .tooManyRequests
+            )
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
@@ -60,12 +72,16 @@ struct PasswordResetController: Sendable {
             heading: "Check your email",
             message: "If an account uses \(email), a link to set a new password is on its way. "
                 + "It works once, for \(limits.lifetime / 60) minutes.",
-            link: ("Back to logging in", "/login"))
+            link: ("Back to logging in", "/login")
+        )
     }
 
     private func resetMail(to user: UserRecord, link: String) -> MailMessage {
         MailMessage(
-            purpose: "password reset", userID: user.id, recipient: user.email, recipientName: user.name,
+            purpose: "password reset",
+            userID: user.id,
+            recipient: user.email,
+            recipientName: user.name,
             subject: "Set a new Kinship password",
             text: """
                 Hello \(user.name),
@@ -76,7 +92,8 @@ struct PasswordResetController: Sendable {
                 \(link)
 
                 If it was not you, ignore this message: your password stays as it is.
-                """)
+                """
+        )
     }
 
     private func showReset(_ request: Request) async throws -> Response {
@@ -86,10 +103,16 @@ struct PasswordResetController: Sendable {
     }
 
     private func resetPage(_ request: Request, token: String, email: String, message: String?, status: HTTPResponse.Status) -> Response {
-        account.preLoginPage("reset-password", request, message: message, status: status, values: [
-            "title": "Set a new password", "token": token, "email": email,
-            "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
-        ])
+        account.preLoginPage(
+            "reset-password",
+            request,
+            message: message,
+            status: status,
+            values: [
+                "title": "Set a new password", "token": token, "email": email,
+                "minimumPassword": NewUser.passwordBytes.lowerBound, "maximumPassword": NewUser.passwordBytes.upperBound,
+            ]
+        )
     }
 
     private func reset(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -115,14 +138,18 @@ struct PasswordResetController: Sendable {
         var response = account.pages.done(
             heading: "Your password is set",
             message: "Every browser and app that was logged in to your account is logged out. Log in with your new password.",
-            link: ("Log in", "/login"))
+            link: ("Log in", "/login")
+        )
         response.setCookie(account.cookies.expiredSession())
         return response
     }
 
     private static func unusableLink(_ pages: PageRenderer) -> Response {
-        pages.error(status: .gone, heading: "This link does not work any more",
+        pages.error(
+            status: .gone,
+            heading: "This link does not work any more",
             message: "A reset link works once, for a short while, and a newer password change ends it.",
-            detail: "Ask for a new link on the “Forgot your password?” page.")
+            detail: "Ask for a new link on the “Forgot your password?” page."
+        )
     }
 }

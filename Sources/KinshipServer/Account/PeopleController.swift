@@ -14,8 +14,12 @@ struct PeopleController: Sendable {
     private func show(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let platform = account.platform
         guard let id = context.parameters.get("userID"), let person = try await platform.users.find(id: id) else {
-            return account.pages.error(status: .notFound, heading: "Nobody here",
-                message: "No one on Kinship has this address.", detail: "Check the link, or find people from your friends page.")
+            return account.pages.error(
+                status: .notFound,
+                heading: "Nobody here",
+                message: "No one on Kinship has this address.",
+                detail: "Check the link, or find people from your friends page."
+            )
         }
         var values: [String: Any] = [
             "userID": person.id, "name": person.name, "pictureURL": "/pictures/\(person.id)?size=200",

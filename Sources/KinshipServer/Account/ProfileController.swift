@@ -31,13 +31,24 @@ struct ProfileController: Sendable {
         let person = try await account.requireSignedIn(request)
         let form = try await account.readForm(request, of: person)
         let changes = ProfileChanges(
-            name: form["name"] ?? "", firstName: form["first_name"], lastName: form["last_name"], birthday: form["birthday"],
-            hometown: form["hometown"], location: form["location"], findableByEmail: form["findable_by_email"] == "on")
+            name: form["name"] ?? "",
+            firstName: form["first_name"],
+            lastName: form["last_name"],
+            birthday: form["birthday"],
+            hometown: form["hometown"],
+            location: form["location"],
+            findableByEmail: form["findable_by_email"] == "on"
+        )
         do {
             _ = try await account.platform.users.update(person.user.id, with: changes)
         } catch let error as AccountError {
-            return try await page(person, user: changes.typed(over: person.user), notice: nil, message: error.description,
-                status: .badRequest)
+            return try await page(
+                person,
+                user: changes.typed(over: person.user),
+                notice: nil,
+                message: error.description,
+                status: .badRequest
+            )
         }
         context.logger.info("Profile changed", metadata: ["user.id": "\(person.user.id)"])
         return AccountPages.redirect(to: "/account?notice=saved")
@@ -46,30 +57,49 @@ struct ProfileController: Sendable {
     private func upload(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let person = try await account.requireSignedIn(request)
         guard let boundary = Self.boundary(of: request.headers[.contentType]) else {
-            return try await page(person, user: person.user, notice: nil,
-                message: "The picture must be sent as a file upload (multipart/form-data).", status: .unsupportedMediaType)
+            return try await page(
+                person,
+                user: person.user,
+                notice: nil,
+                message: "The picture must be sent as a file upload (multipart/form-data).",
+                status: .unsupportedMediaType
+            )
         }
         let limit = UploadedImage.maximumBytes + 64 * 1024
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: limit)
         } catch {
-            return try await page(person, user: person.user, notice: nil,
+            return try await page(
+                person,
+                user: person.user,
+                notice: nil,
                 message: "The picture is larger than \(UploadedImage.maximumBytes / (1024 * 1024)) MiB. Choose a smaller one.",
-                status: .contentTooLarge)
+                status: .contentTooLarge
+            )
         }
         guard let form = try? MultipartForm(parsing: body, boundary: boundary, maximumParts: Self.maximumParts),
             let token = form["csrf_token"], let picture = form["picture"]
         else {
-            return try await page(person, user: person.user, notice: nil,
-                message: "The upload could not be read. Choose a PNG or JPEG file and try again.", status: .badRequest)
+            return try await page(
+                person,
+                user: person.user,
+                notice: nil,
+                message: "The upload could not be read. Choose a PNG or JPEG file and try again.",
+                status: .badRequest
+            )
         }
         guard account.csrf.verify(String(decoding: token.body, as: UTF8.self), forSession: person.session) else {
             return account.formExpired()
         }
         guard !picture.body.isEmpty else {
-            return try await page(person, user: person.user, notice: nil, message: "Choose a PNG or JPEG file first.",
-                status: .badRequest)
+            return try await page(
+                person,
+                user: person.user,
+                notice: nil,
+                message: "Choose a PNG or JPEG file first.",
+                status: .badRequest
+            )
         }
         do {
             try await account.platform.pictures.save(userID: person.user.id, imageData: Data(picture.body))
@@ -81,18 +111,30 @@ struct ProfileController: Sendable {
     }
 
     private func page(
-        _ person: SignedIn, user: UserRecord, notice: String?, message: String?, status: HTTPResponse.Status
+        _ person: SignedIn,
+        user: UserRecord,
+        notice: String?,
+        message: String?,
+        status: HTTPResponse.Status
     ) async throws -> Response {
         let version = try await account.platform.pictures.metadata(userID: user.id)?.updatedAt
         var values: [String: Any] = [
             "userID": user.id, "name": user.name, "email": user.email, "firstName": user.firstName ?? "",
             "lastName": user.lastName ?? "", "birthday": user.birthday ?? "", "hometown": user.hometown ?? "",
-            "location": user.location ?? "", "findableByEmail": user.isFindableByEmail, "pictureURL": "/pictures/\(user.id)?size=200" + (version.map { "&v=\($0)" } ?? ""),
+            "location": user.location ?? "", "findableByEmail": user.isFindableByEmail,
+            "pictureURL": "/pictures/\(user.id)?size=200" + (version.map { "&v=\($0)" } ?? ""),
             "maximumMiB": UploadedImage.maximumBytes / (1024 * 1024),
         ]
         if let message { values["message"] = message }
-        return account.page("profile", title: "Your profile", section: "profile", person: person, values: values, notice: notice,
-            status: status)
+        return account.page(
+            "profile",
+            title: "Your profile",
+            section: "profile",
+            person: person,
+            values: values,
+            notice: notice,
+            status: status
+        )
     }
 
     /// The most parts a picture upload may have; the form sends two.

@@ -57,13 +57,20 @@ struct SecurityController: Sendable {
             return try await page(for: person, notice: nil, message: error.description, status: .badRequest)
         }
         if let refusal = try await passwordLogin.confirm(
-            form["current_password"] ?? "", of: person.user, address: context.clientAddress, logger: context.logger)
-        {
+            form["current_password"] ?? "",
+            of: person.user,
+            address: context.clientAddress,
+            logger: context.logger
+        ) {
             return refusal.marking(try await page(for: person, notice: nil, message: refusal.message, status: refusal.status))
         }
         guard try await account.platform.users.changePassword(of: person.user, to: new, keepingSession: person.session) else {
-            return try await page(for: person, notice: nil,
-                message: "Your password was changed from somewhere else just now. Log in again with the new one.", status: .conflict)
+            return try await page(
+                for: person,
+                notice: nil,
+                message: "Your password was changed from somewhere else just now. Log in again with the new one.",
+                status: .conflict
+            )
         }
         context.logger.notice("Password changed; other sessions and earlier tokens ended", metadata: ["user.id": "\(person.user.id)"])
         return AccountPages.redirect(to: "/account/security?notice=password")

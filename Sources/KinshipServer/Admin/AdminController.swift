@@ -57,12 +57,16 @@ struct AdminController: Sendable {
             apps.append(["id": app.id, "name": app.name, "owner": owner, "people": counts[app.id] ?? 0])
         }
         return account.page(
-            "admin", title: "Administration", section: "admin", person: person,
+            "admin",
+            title: "Administration",
+            section: "admin",
+            person: person,
             values: [
                 "people": people, "search": search, "apps": apps, "full": people.count == Self.peoplePerPage,
                 "peoplePerPage": Self.peoplePerPage,
             ],
-            notice: query["notice"].flatMap { Self.notices[$0] })
+            notice: query["notice"].flatMap { Self.notices[$0] }
+        )
     }
 
     private func act(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -70,13 +74,19 @@ struct AdminController: Sendable {
         let form = try await account.readForm(request, of: person)
         guard let userID = form["user_id"], userID != person.user.id, let action = form["action"], ["suspend", "lift"].contains(action)
         else {
-            return account.pages.error(status: .badRequest, heading: "Unknown request",
-                message: "The form must name another person and say suspend or lift.")
+            return account.pages.error(
+                status: .badRequest,
+                heading: "Unknown request",
+                message: "The form must name another person and say suspend or lift."
+            )
         }
-        let changed = action == "suspend"
+        let changed =
+            action == "suspend"
             ? try await platform.users.suspend(userID: userID) : try await platform.users.lift(userID: userID)
-        context.logger.notice(action == "suspend" ? "Account suspended by an administrator" : "Suspension lifted by an administrator",
-            metadata: ["admin.id": "\(person.user.id)", "user.id": "\(userID)", "changed": "\(changed)"])
+        context.logger.notice(
+            action == "suspend" ? "Account suspended by an administrator" : "Suspension lifted by an administrator",
+            metadata: ["admin.id": "\(person.user.id)", "user.id": "\(userID)", "changed": "\(changed)"]
+        )
         return AccountPages.redirect(to: "/admin?notice=" + (changed ? (action == "suspend" ? "suspended" : "lifted") : "unchanged"))
     }
 }

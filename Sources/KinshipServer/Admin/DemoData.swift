@@ -13,16 +13,51 @@ public enum DemoData {
     }
 
     static let people: [NewUser] = [
-        NewUser(name: "Ada Lovelace", email: "ada@example.com", password: password, username: "ada", gender: "female",
-            locale: "en_GB", birthday: "1815-12-10"),
-        NewUser(name: "Grace Hopper", email: "grace@example.com", password: password, username: "grace", gender: "female",
-            locale: "en_US", birthday: "1906-12-09"),
-        NewUser(name: "Alan Turing", email: "alan@example.com", password: password, username: "alan", gender: "male",
-            locale: "en_GB", birthday: "1912-06-23"),
-        NewUser(name: "张伟", email: "zhangwei@example.com", password: password, username: "zhangwei", firstName: "伟",
-            lastName: "张", locale: "zh_CN"),
-        NewUser(name: "Émile Zola", email: "emile@example.com", password: password, username: "emile", gender: "male",
-            locale: "fr_FR", birthday: "1840-04-02"),
+        NewUser(
+            name: "Ada Lovelace",
+            email: "ada@example.com",
+            password: password,
+            username: "ada",
+            gender: "female",
+            locale: "en_GB",
+            birthday: "1815-12-10"
+        ),
+        NewUser(
+            name: "Grace Hopper",
+            email: "grace@example.com",
+            password: password,
+            username: "grace",
+            gender: "female",
+            locale: "en_US",
+            birthday: "1906-12-09"
+        ),
+        NewUser(
+            name: "Alan Turing",
+            email: "alan@example.com",
+            password: password,
+            username: "alan",
+            gender: "male",
+            locale: "en_GB",
+            birthday: "1912-06-23"
+        ),
+        NewUser(
+            name: "张伟",
+            email: "zhangwei@example.com",
+            password: password,
+            username: "zhangwei",
+            firstName: "伟",
+            lastName: "张",
+            locale: "zh_CN"
+        ),
+        NewUser(
+            name: "Émile Zola",
+            email: "emile@example.com",
+            password: password,
+            username: "emile",
+            gender: "male",
+            locale: "fr_FR",
+            birthday: "1840-04-02"
+        ),
     ]
 
     /// Friendships by index into ``people``: Ada knows everyone; Grace and Alan know each other.
@@ -39,7 +74,10 @@ public enum DemoData {
             try await platform.apps.list().allSatisfy({ builtInAppIDs.contains($0.id) })
         else { return nil }
         let (app, secret) = try await platform.apps.create(
-            name: "Kinship Demo", redirectURIs: ["http://127.0.0.1/callback"], isConfidential: false)
+            name: "Kinship Demo",
+            redirectURIs: ["http://127.0.0.1/callback"],
+            isConfidential: false
+        )
         var users: [UserRecord] = []
         for person in people {
             users.append(try await platform.users.create(person))

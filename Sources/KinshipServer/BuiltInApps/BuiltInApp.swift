@@ -34,7 +34,10 @@ public struct BuiltInApp: Sendable {
     public let mount: @Sendable (Credentials, Router<KinshipRequestContext>) async throws -> Void
 
     public init(
-        id: String, name: String, callbackPath: String, deauthorizePath: String? = nil,
+        id: String,
+        name: String,
+        callbackPath: String,
+        deauthorizePath: String? = nil,
         mount: @escaping @Sendable (Credentials, Router<KinshipRequestContext>) async throws -> Void
     ) {
         self.id = id

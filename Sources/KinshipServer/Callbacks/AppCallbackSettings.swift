@@ -58,13 +58,14 @@ public struct AppCallbackSettings: Sendable {
                 try await sql.raw("UPDATE apps SET \(unsafeRaw: column) = \(bind: url.isEmpty ? nil : url) WHERE id = \(bind: appID)").run()
             }
             guard let newSecret else { return nil }
-            let swapped = try await sql.raw(
-                """
-                UPDATE apps SET sealed_signing_secret = \(bind: newSecret.sealed)
-                WHERE id = \(bind: appID) AND COALESCE(sealed_signing_secret, '') = \(bind: app.sealedSigningSecret ?? "")
-                RETURNING id
-                """
-            ).first() != nil
+            let swapped =
+                try await sql.raw(
+                    """
+                    UPDATE apps SET sealed_signing_secret = \(bind: newSecret.sealed)
+                    WHERE id = \(bind: appID) AND COALESCE(sealed_signing_secret, '') = \(bind: app.sealedSigningSecret ?? "")
+                    RETURNING id
+                    """
+                ).first() != nil
             if swapped { return newSecret.clear }
             if change.rotateSigningSecret {
                 throw AppError.invalid("The signing secret of \(appID) was replaced at the same moment by another command; run this one again.")

@@ -32,7 +32,8 @@ struct CallbackDeliverer: Service {
     func run() async throws {
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(Int64(configuration.timeout)))))
+            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(Int64(configuration.timeout))))
+        )
         // A batch under way is finished on a graceful shutdown (it takes at most `timeout`); only
         // the wait between batches is cut short.
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
@@ -100,10 +101,18 @@ struct CallbackDeliverer: Service {
                 if deletion == nil { note = "The answer was not JSON {\"url\", \"confirmation_code\"}." }
             }
             try await outbox.recordDelivered(
-                delivery, worker: worker, status: status, note: note, statusURL: deletion?.url, confirmationCode: deletion?.confirmationCode)
+                delivery,
+                worker: worker,
+                status: status,
+                note: note,
+                statusURL: deletion?.url,
+                confirmationCode: deletion?.confirmationCode
+            )
             metadata["http.status"] = "\(status)"
             logger.info("App callback delivered", metadata: metadata)
-            if let note { logger.warning("App callback answer is not what Facebook-style apps send", metadata: metadata.merging(["problem": "\(note)"]) { $1 }) }
+            if let note {
+                logger.warning("App callback answer is not what Facebook-style apps send", metadata: metadata.merging(["problem": "\(note)"]) { $1 })
+            }
         } catch {
             metadata["error"] = "\(error)"
             logger.warning("Could not record an app callback's outcome; it will be tried again when its claim runs out", metadata: metadata)

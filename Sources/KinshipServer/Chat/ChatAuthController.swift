@@ -48,8 +48,10 @@ struct ChatAuthController: Sendable {
     private func recheck(_ form: FormParameters, _ context: KinshipRequestContext) async throws -> Response {
         let hashes = Array(Set(form.all("token_hash")))
         guard hashes.count <= ChatLogins.batchLimit else {
-            return JSONResponse.make(Answer(allowed: false, reason: "Ask about at most \(ChatLogins.batchLimit) logins at once."),
-                status: .badRequest)
+            return JSONResponse.make(
+                Answer(allowed: false, reason: "Ask about at most \(ChatLogins.batchLimit) logins at once."),
+                status: .badRequest
+            )
         }
         let standing = try await logins.standing(hashes)
         let ended = hashes.filter { !standing.contains($0) }.sorted()

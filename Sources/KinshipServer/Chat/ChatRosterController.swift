@@ -40,8 +40,12 @@ struct ChatRosterController: Sendable {
 
     func addRoutes(to router: Router<KinshipRequestContext>) {
         router.post("/chat/roster") { request, context in try await gate.answer(request, context, formLimit: maxFormBytes, roster) }
-        router.post("/chat/subscription") { request, context in try await gate.answer(request, context, formLimit: maxFormBytes) { try await subscription($0, context) } }
-        router.post("/chat/roster/changes") { request, context in try await gate.answer(request, context, formLimit: maxFormBytes) { try await changes($0) } }
+        router.post("/chat/subscription") { request, context in
+            try await gate.answer(request, context, formLimit: maxFormBytes) { try await subscription($0, context) }
+        }
+        router.post("/chat/roster/changes") { request, context in
+            try await gate.answer(request, context, formLimit: maxFormBytes) { try await changes($0) }
+        }
     }
 
     private func roster(_ form: FormParameters) async throws -> Response {
@@ -66,8 +70,10 @@ struct ChatRosterController: Sendable {
         } catch AccountError.invalid(let reason) {
             return ChatServerGate.refuse(reason, status: .badRequest)
         }
-        context.logger.info("Chat subscription applied to the friend list",
-            metadata: ["user.id": "\(user)", "chat.contact": "\(contact)", "chat.subscription": "\(kind.rawValue)"])
+        context.logger.info(
+            "Chat subscription applied to the friend list",
+            metadata: ["user.id": "\(user)", "chat.contact": "\(contact)", "chat.subscription": "\(kind.rawValue)"]
+        )
         return JSONResponse.make(Done())
     }
 

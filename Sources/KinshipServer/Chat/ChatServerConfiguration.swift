@@ -58,8 +58,11 @@ public struct ChatServerConfiguration: Sendable {
         let modules = URL(fileURLWithPath: folder).appendingPathComponent("modules")
         try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
         if let runtimeFolder {
-            try FileManager.default.createDirectory(atPath: runtimeFolder + "/data", withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: runtimeFolder + "/data",
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
         }
         for module in Self.modules {
             let copy = modules.appendingPathComponent(module)
@@ -70,9 +73,12 @@ public struct ChatServerConfiguration: Sendable {
             try FileManager.default.copyItem(at: resources.appendingPathComponent(module), to: copy)
         }
         let path = URL(fileURLWithPath: folder).appendingPathComponent("prosody.cfg.lua").path
-        guard FileManager.default.createFile(
-            atPath: path, contents: Data(lua(moduleFolder: modules.path, secret: Self.sharedSecret(from: secret)).utf8),
-            attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path,
+                contents: Data(lua(moduleFolder: modules.path, secret: Self.sharedSecret(from: secret)).utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
         else { throw ChatConfigurationError.cannotWrite(path) }
         return path
     }
@@ -111,7 +117,8 @@ public struct ChatServerConfiguration: Sendable {
 
     /// A Lua string literal.
     private func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 }
@@ -123,7 +130,8 @@ public enum ChatConfigurationError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingModule: "The Kinship Prosody modules (\(ChatServerConfiguration.modules.joined(separator: ", "))) were not found next to the executable; reinstall Kinship with its resources."
+        case .missingModule:
+            "The Kinship Prosody modules (\(ChatServerConfiguration.modules.joined(separator: ", "))) were not found next to the executable; reinstall Kinship with its resources."
         case .cannotWrite(let path): "Cannot write \(path): check that the folder is writable."
         }
     }

@@ -23,7 +23,10 @@ struct ChatServerGate: Sendable {
     /// Answers a chat server call: refuses callers without the shared secret and bodies that are
     /// not forms of at most `formLimit` bytes, and hands the form to `answer`.
     func answer(
-        _ request: Request, _ context: KinshipRequestContext, formLimit: Int, _ answer: (FormParameters) async throws -> Response
+        _ request: Request,
+        _ context: KinshipRequestContext,
+        formLimit: Int,
+        _ answer: (FormParameters) async throws -> Response
     ) async throws -> Response {
         if let refusal = refusal(request, context) { return refusal }
         let form: FormParameters

@@ -37,8 +37,11 @@ public actor ChatServerSupervisor: Service {
     /// - Throws: ``ChatSupervisorError`` saying what to install or fix.
     public init(settings: Settings, secret: ServerSecret, logger: Logger) throws {
         guard let prosody = Self.executable("prosody") else { throw ChatSupervisorError.prosodyMissing }
-        try FileManager.default.createDirectory(atPath: settings.folder, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: settings.folder,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let certificate = settings.folder + "/chat.crt"
         if !FileManager.default.fileExists(atPath: certificate) {
             try Self.makeCertificate(at: certificate, key: settings.folder + "/chat.key", domain: settings.domain)
@@ -48,7 +51,12 @@ public actor ChatServerSupervisor: Service {
         self.prosody = prosody
         self.secret = secret
         self.logger = logger
-        location = ChatServerLocation(domain: settings.domain, host: "127.0.0.1", port: settings.port, certificate: String(decoding: pem, as: UTF8.self))
+        location = ChatServerLocation(
+            domain: settings.domain,
+            host: "127.0.0.1",
+            port: settings.port,
+            certificate: String(decoding: pem, as: UTF8.self)
+        )
         (listening, listeningSink) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -64,8 +72,13 @@ public actor ChatServerSupervisor: Service {
         var urls = listening.makeAsyncIterator()
         guard let url = await urls.next(isolation: self), !Task.isShuttingDownGracefully else { return }
         var configuration = ChatServerConfiguration(
-            domain: settings.domain, kinshipURL: url, clientPort: settings.port, listenAddress: "127.0.0.1",
-            certificate: settings.folder + "/chat.crt", key: settings.folder + "/chat.key")
+            domain: settings.domain,
+            kinshipURL: url,
+            clientPort: settings.port,
+            listenAddress: "127.0.0.1",
+            certificate: settings.folder + "/chat.crt",
+            key: settings.folder + "/chat.key"
+        )
         configuration.runtimeFolder = settings.folder
         let file = try configuration.write(to: settings.folder, secret: secret)
         var stops = 0
@@ -74,9 +87,12 @@ public actor ChatServerSupervisor: Service {
             guard let status = try await runOnce(configuration: file) else { return }
             stops = ContinuousClock.now - started > .seconds(60) ? 1 : stops + 1
             let pause = min(30, 1 << min(stops - 1, 5))
-            logger.warning("Prosody stopped; starting it again", metadata: [
-                "exit_status": "\(status)", "retry_in_s": "\(pause)", "log": "\(settings.folder)/prosody.log",
-            ])
+            logger.warning(
+                "Prosody stopped; starting it again",
+                metadata: [
+                    "exit_status": "\(status)", "retry_in_s": "\(pause)", "log": "\(settings.folder)/prosody.log",
+                ]
+            )
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(pause)) }
         }
     }
@@ -84,10 +100,13 @@ public actor ChatServerSupervisor: Service {
     /// Runs Prosody until it exits (its status) or the server shuts down (`nil`, once it stopped).
     private func runOnce(configuration file: String) async throws -> Int32? {
         let child = try ChildProcess.spawn(prosody.path, ["--config", file, "-F"])
-        logger.info("Kinship Chat: Prosody started", metadata: [
-            "pid": "\(child.pid)", "address": "127.0.0.1:\(settings.port)", "domain": "\(settings.domain)",
-            "log": "\(settings.folder)/prosody.log",
-        ])
+        logger.info(
+            "Kinship Chat: Prosody started",
+            metadata: [
+                "pid": "\(child.pid)", "address": "127.0.0.1:\(settings.port)", "domain": "\(settings.domain)",
+                "log": "\(settings.folder)/prosody.log",
+            ]
+        )
         let status = await withGracefulShutdownHandler {
             await child.exit()
         } onGracefulShutdown: {
@@ -110,10 +129,13 @@ public actor ChatServerSupervisor: Service {
     /// A self-signed certificate for `domain` (ten years), made with OpenSSL.
     private static func makeCertificate(at certificate: String, key: String, domain: String) throws {
         guard let openssl = executable("openssl") else { throw ChatSupervisorError.opensslMissing }
-        let status = try ChildProcess.spawn(openssl.path, [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650", "-subj", "/CN=\(domain)",
-            "-addext", "subjectAltName=DNS:\(domain)", "-keyout", key, "-out", certificate,
-        ]).waitUntilExit()
+        let status = try ChildProcess.spawn(
+            openssl.path,
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650", "-subj", "/CN=\(domain)",
+                "-addext", "subjectAltName=DNS:\(domain)", "-keyout", key, "-out", certificate,
+            ]
+        ).waitUntilExit()
         guard status == 0 else { throw ChatSupervisorError.certificateFailed("openssl req exited with status \(status)") }
     }
 }

@@ -35,8 +35,15 @@ struct ChatVCardController: Sendable {
         }
         let photo = try await PictureService(store: platform.pictures).image(for: user, side: Self.photoSide)
         let hash = Insecure.SHA1.hash(data: photo.data).map { String(format: "%02x", $0) }.joined()
-        return JSONResponse.make(Card(
-            name: user.name, first_name: user.firstName, last_name: user.lastName, photo_type: photo.contentType,
-            photo: photo.data.base64EncodedString(), photo_hash: hash))
+        return JSONResponse.make(
+            Card(
+                name: user.name,
+                first_name: user.firstName,
+                last_name: user.lastName,
+                photo_type: photo.contentType,
+                photo: photo.data.base64EncodedString(),
+                photo_hash: hash
+            )
+        )
     }
 }

@@ -44,7 +44,13 @@ struct DeveloperController: Sendable {
 
     // MARK: - Pages
 
-    private func listPage(_ person: SignedIn, form: AppForm, problems: [String], status: HTTPResponse.Status, notice: String? = nil)
+    private func listPage(
+        _ person: SignedIn,
+        form: AppForm,
+        problems: [String],
+        status: HTTPResponse.Status,
+        notice: String? = nil
+    )
         async throws -> Response
     {
         let owned = try await platform.apps.owned(by: person.user.id)
@@ -53,13 +59,23 @@ struct DeveloperController: Sendable {
             ["id": app.id, "name": app.name, "type": app.isConfidential ? "Confidential" : "Public", "people": people[app.id] ?? 0]
         }
         return account.page(
-            "developers", title: "Your apps", section: "developers", person: person,
+            "developers",
+            title: "Your apps",
+            section: "developers",
+            person: person,
             values: ["apps": apps, "hasApps": !apps.isEmpty, "form": form.values, "problems": problems, "hasProblems": !problems.isEmpty],
-            notice: notice, status: status)
+            notice: notice,
+            status: status
+        )
     }
 
     private func appPage(
-        _ person: SignedIn, _ app: AppRecord, form: AppForm, problems: [String], notice: String?, status: HTTPResponse.Status,
+        _ person: SignedIn,
+        _ app: AppRecord,
+        form: AppForm,
+        problems: [String],
+        notice: String?,
+        status: HTTPResponse.Status,
         shownSecrets: [String: String] = [:]
     ) async throws -> Response {
         let deliveries = try await platform.callbacks.recent(appID: app.id, limit: 20).map { delivery -> [String: Any] in
@@ -71,7 +87,8 @@ struct DeveloperController: Sendable {
         }
         var values: [String: Any] = [
             "app": [
-                "id": app.id, "name": app.name, "type": app.isConfidential ? "Confidential (keeps its secret on a server)" : "Public (an app on people's devices)",
+                "id": app.id, "name": app.name,
+                "type": app.isConfidential ? "Confidential (keeps its secret on a server)" : "Public (an app on people's devices)",
                 "customScheme": app.customSchemeRedirectURI, "people": try await platform.apps.userCount(appID: app.id),
                 "created": PageDate.text(app.createdAt),
             ] as [String: Any],
@@ -84,8 +101,15 @@ struct DeveloperController: Sendable {
         }
         if let secret = shownSecrets["client"] { values["newClientSecret"] = secret }
         if let secret = shownSecrets["signing"] { values["newSigningSecret"] = secret }
-        return account.page("developer-app", title: app.name, section: "developers", person: person, values: values, notice: notice,
-            status: status)
+        return account.page(
+            "developer-app",
+            title: app.name,
+            section: "developers",
+            person: person,
+            values: values,
+            notice: notice,
+            status: status
+        )
     }
 
     // MARK: - Actions
@@ -96,14 +120,26 @@ struct DeveloperController: Sendable {
         let problems = form.problems()
         guard problems.isEmpty else { return try await listPage(person, form: form, problems: problems, status: .badRequest) }
         let (app, secret) = try await platform.apps.create(
-            name: form.name, redirectURIs: form.redirectURIs, isConfidential: form.isConfidential, ownerID: person.user.id,
-            mayPublish: form.mayPublish, mayChat: form.mayChat)
+            name: form.name,
+            redirectURIs: form.redirectURIs,
+            isConfidential: form.isConfidential,
+            ownerID: person.user.id,
+            mayPublish: form.mayPublish,
+            mayChat: form.mayChat
+        )
         var shown = ["client": secret]
         let (created, signing) = try await applyCallbacks(form, to: app)
         if let signing { shown["signing"] = signing }
         context.logger.info("App created on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
-        return try await appPage(person, created, form: AppForm(created), problems: [],
-            notice: "Your app is made. Copy its client secret now: it is shown only this once.", status: .ok, shownSecrets: shown)
+        return try await appPage(
+            person,
+            created,
+            form: AppForm(created),
+            problems: [],
+            notice: "Your app is made. Copy its client secret now: it is shown only this once.",
+            status: .ok,
+            shownSecrets: shown
+        )
     }
 
     private func update(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
@@ -116,16 +152,27 @@ struct DeveloperController: Sendable {
         try await platform.apps.update(
             appID: app.id,
             .init(
-                name: form.name, isConfidential: form.isConfidential, redirectURIs: form.redirectURIs, mayPublish: form.mayPublish,
-                mayChat: form.mayChat))
+                name: form.name,
+                isConfidential: form.isConfidential,
+                redirectURIs: form.redirectURIs,
+                mayPublish: form.mayPublish,
+                mayChat: form.mayChat
+            )
+        )
         let (changed, signing) = try await applyCallbacks(form, to: app)
         context.logger.info("App changed on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
         guard let signing else {
             return AccountPages.redirect(to: "/developers/apps/\(app.id)?notice=saved")
         }
-        return try await appPage(person, changed, form: AppForm(changed), problems: [],
-            notice: "Your changes are saved. Copy the callbacks' signing secret now: it is shown only this once.", status: .ok,
-            shownSecrets: ["signing": signing])
+        return try await appPage(
+            person,
+            changed,
+            form: AppForm(changed),
+            problems: [],
+            notice: "Your changes are saved. Copy the callbacks' signing secret now: it is shown only this once.",
+            status: .ok,
+            shownSecrets: ["signing": signing]
+        )
     }
 
     /// Sets the callback URLs the form names (removing those left empty) on `app` as it was
@@ -142,28 +189,49 @@ struct DeveloperController: Sendable {
         let (person, app) = try await ownApp(request, context)
         let form = try await account.readForm(request, of: person)
         guard let grace = form["grace"].flatMap(Int.init), Self.graceChoices.contains(where: { $0.seconds == grace }) else {
-            return account.pages.error(status: .badRequest, heading: "Pick how long the old secret works",
-                message: "The form did not say how long the old secret should keep working.")
+            return account.pages.error(
+                status: .badRequest,
+                heading: "Pick how long the old secret works",
+                message: "The form did not say how long the old secret should keep working."
+            )
         }
         let secret = try await platform.apps.rotateSecret(appID: app.id, graceSeconds: grace)
-        context.logger.notice("App client secret rotated", metadata: [
-            "user.id": "\(person.user.id)", "app.id": "\(app.id)", "grace_s": "\(grace)",
-        ])
+        context.logger.notice(
+            "App client secret rotated",
+            metadata: [
+                "user.id": "\(person.user.id)", "app.id": "\(app.id)", "grace_s": "\(grace)",
+            ]
+        )
         let rotated = try await platform.apps.find(id: app.id) ?? app
-        return try await appPage(person, rotated, form: AppForm(rotated), problems: [],
-            notice: "A new client secret is made. Copy it now: it is shown only this once.", status: .ok, shownSecrets: ["client": secret])
+        return try await appPage(
+            person,
+            rotated,
+            form: AppForm(rotated),
+            problems: [],
+            notice: "A new client secret is made. Copy it now: it is shown only this once.",
+            status: .ok,
+            shownSecrets: ["client": secret]
+        )
     }
 
     private func delete(_ request: Request, _ context: KinshipRequestContext) async throws -> Response {
         let (person, app) = try await ownApp(request, context)
         let form = try await account.readForm(request, of: person)
         guard form["confirm"] == app.name else {
-            return try await appPage(person, app, form: AppForm(app), problems: ["Type the app's name, \(app.name), to delete it."],
-                notice: nil, status: .badRequest)
+            return try await appPage(
+                person,
+                app,
+                form: AppForm(app),
+                problems: ["Type the app's name, \(app.name), to delete it."],
+                notice: nil,
+                status: .badRequest
+            )
         }
         _ = try await platform.apps.delete(appID: app.id)
         context.logger.notice("App deleted on the developer pages", metadata: ["user.id": "\(person.user.id)", "app.id": "\(app.id)"])
-        return AccountPages.redirect(to: person.user.isAdmin && app.ownerID != person.user.id ? "/admin?notice=app-deleted" : "/developers?notice=deleted")
+        return AccountPages.redirect(
+            to: person.user.isAdmin && app.ownerID != person.user.id ? "/admin?notice=app-deleted" : "/developers?notice=deleted"
+        )
     }
 
     /// The logged-in person and the app the path names, when it is theirs or they are an
@@ -174,8 +242,14 @@ struct DeveloperController: Sendable {
         guard let id = context.parameters.get("id"), let app = try await platform.apps.find(id: id),
             app.ownerID == person.user.id || person.user.isAdmin
         else {
-            throw EarlyAnswer(response: account.pages.error(status: .notFound, heading: "No such app",
-                message: "You have no app with that id.", detail: "Your apps are listed on the developer pages."))
+            throw EarlyAnswer(
+                response: account.pages.error(
+                    status: .notFound,
+                    heading: "No such app",
+                    message: "You have no app with that id.",
+                    detail: "Your apps are listed on the developer pages."
+                )
+            )
         }
         return (person, app)
     }

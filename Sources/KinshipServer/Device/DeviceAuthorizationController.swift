@@ -21,8 +21,12 @@ struct DeviceAuthorizationController: Sendable {
         let interval: Int
 
         enum CodingKeys: String, CodingKey {
-            case deviceCode = "device_code", userCode = "user_code", verificationURI = "verification_uri"
-            case verificationURIComplete = "verification_uri_complete", expiresIn = "expires_in", interval
+            case deviceCode = "device_code"
+            case userCode = "user_code"
+            case verificationURI = "verification_uri"
+            case verificationURIComplete = "verification_uri_complete"
+            case expiresIn = "expires_in"
+            case interval
         }
     }
 
@@ -47,23 +51,36 @@ struct DeviceAuthorizationController: Sendable {
         // Counted before a code is made, so parallel requests from one address get no more than the limit.
         let limits = configuration.deviceLogin
         if let retryAfter = try await platform.rateLimits.hit(
-            "device-start:" + context.clientAddress, limit: limits.startsPerAddressPerMinute, windowSeconds: 60)
-        {
+            "device-start:" + context.clientAddress,
+            limit: limits.startsPerAddressPerMinute,
+            windowSeconds: 60
+        ) {
             context.logger.notice("Device login refused: too many from one address", metadata: ["device.address": "\(context.clientAddress)"])
             return JSONResponse.make(
-                OAuthErrorBody(.slowDown, "Too many device logins from this address; wait \(retryAfter) seconds."), status: .tooManyRequests,
-                headers: [.cacheControl: "no-store", .retryAfter: String(retryAfter)])
+                OAuthErrorBody(.slowDown, "Too many device logins from this address; wait \(retryAfter) seconds."),
+                status: .tooManyRequests,
+                headers: [.cacheControl: "no-store", .retryAfter: String(retryAfter)]
+            )
         }
         let scope = PermissionCatalogue.loginScope(asked)
         let started = try await platform.deviceCodes.start(
-            appID: client.app.id, scope: scope, lifetime: limits.codeLifetime, interval: limits.pollInterval)
+            appID: client.app.id,
+            scope: scope,
+            lifetime: limits.codeLifetime,
+            interval: limits.pollInterval
+        )
         context.logger.info("Device login started", metadata: ["app.id": "\(client.app.id)", "scope": "\(Permission.scope(of: scope))"])
         let page = issuer.url + "/device"
         return JSONResponse.make(
             Answer(
-                deviceCode: started.deviceCode, userCode: started.userCode.description, verificationURI: page,
-                verificationURIComplete: page + "?user_code=" + started.userCode.description, expiresIn: limits.codeLifetime,
-                interval: limits.pollInterval),
-            headers: [.cacheControl: "no-store", .pragma: "no-cache"])
+                deviceCode: started.deviceCode,
+                userCode: started.userCode.description,
+                verificationURI: page,
+                verificationURIComplete: page + "?user_code=" + started.userCode.description,
+                expiresIn: limits.codeLifetime,
+                interval: limits.pollInterval
+            ),
+            headers: [.cacheControl: "no-store", .pragma: "no-cache"]
+        )
     }
 }

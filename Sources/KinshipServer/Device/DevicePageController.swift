@@ -32,21 +32,32 @@ struct DevicePageController: Sendable {
         let form = try await account.readForm(request, of: person)
         let typed = String((form["user_code"] ?? "").prefix(32))
         if let retryAfter = try await countEntry(by: person, context) {
-            var response = codePage(person, typed: typed,
-                message: "Too many codes were typed just now. Try again in \(Self.minutes(retryAfter)).", status: .tooManyRequests)
+            var response = codePage(
+                person,
+                typed: typed,
+                message: "Too many codes were typed just now. Try again in \(Self.minutes(retryAfter)).",
+                status: .tooManyRequests
+            )
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
         guard let code = UserCode(typed: typed) else {
-            return codePage(person, typed: typed, message: "Codes are 8 letters, like BCDF-GHJK. Check the code on your device.",
-                status: .badRequest)
+            return codePage(
+                person,
+                typed: typed,
+                message: "Codes are 8 letters, like BCDF-GHJK. Check the code on your device.",
+                status: .badRequest
+            )
         }
         guard let record = try await platform.deviceCodes.findPending(userCode: code), let app = try await platform.apps.find(id: record.appId)
         else {
             context.logger.info("Device code not found", metadata: ["user.id": "\(person.user.id)"])
-            return codePage(person, typed: typed,
+            return codePage(
+                person,
+                typed: typed,
                 message: "No device is waiting for that code. Check it, or start again on the device: codes last a few minutes.",
-                status: .badRequest)
+                status: .badRequest
+            )
         }
         return try await consentPage(record, app, code, person, step: nil)
     }
@@ -64,16 +75,22 @@ struct DevicePageController: Sendable {
         }
         let step: PermissionKind = form["step"] == PermissionKind.publish.rawValue ? .publish : .read
         let (authorization, publishStepFollows) = try await consent.record(
-            consentRequest(record, app, code), userID: person.user.id, step: step,
-            ticked: Set(form.all("permission").map { Permission($0) }))
+            consentRequest(record, app, code),
+            userID: person.user.id,
+            step: step,
+            ticked: Set(form.all("permission").map { Permission($0) })
+        )
         if publishStepFollows { return try await consentPage(record, app, code, person, step: .publish) }
         guard try await platform.deviceCodes.approve(record, authorization: authorization, authTime: person.authenticatedAt) else {
             return expired()
         }
-        context.logger.info("Device login approved", metadata: [
-            "user.id": "\(person.user.id)", "app.id": "\(app.id)", "granted": "\(Permission.scope(of: authorization.granted))",
-            "declined": "\(Permission.scope(of: authorization.declined))",
-        ])
+        context.logger.info(
+            "Device login approved",
+            metadata: [
+                "user.id": "\(person.user.id)", "app.id": "\(app.id)", "granted": "\(Permission.scope(of: authorization.granted))",
+                "declined": "\(Permission.scope(of: authorization.declined))",
+            ]
+        )
         return done("You're logged in", "\(app.name) is now logged in as \(person.user.name) on your device.")
     }
 
@@ -85,28 +102,54 @@ struct DevicePageController: Sendable {
         let limits = account.configuration.deviceLogin
         let rateLimits = platform.rateLimits
         let byAddress = try await rateLimits.hit(
-            "device-entry-address:" + context.clientAddress, limit: limits.entriesPerWindow, windowSeconds: limits.entryWindowSeconds)
+            "device-entry-address:" + context.clientAddress,
+            limit: limits.entriesPerWindow,
+            windowSeconds: limits.entryWindowSeconds
+        )
         let byPerson = try await rateLimits.hit(
-            "device-entry-user:" + person.user.id, limit: limits.entriesPerWindow, windowSeconds: limits.entryWindowSeconds)
+            "device-entry-user:" + person.user.id,
+            limit: limits.entriesPerWindow,
+            windowSeconds: limits.entryWindowSeconds
+        )
         guard let wait = [byAddress, byPerson].compactMap({ $0 }).max() else { return nil }
-        context.logger.notice("Device code typing refused: too many tries", metadata: [
-            "user.id": "\(person.user.id)", "device.address": "\(context.clientAddress)",
-        ])
+        context.logger.notice(
+            "Device code typing refused: too many tries",
+            metadata: [
+                "user.id": "\(person.user.id)", "device.address": "\(context.clientAddress)",
+            ]
+        )
         return wait
     }
 
     private func consentRequest(_ record: DeviceCodeRecord, _ app: AppRecord, _ code: UserCode) -> ConsentPage.Request {
-        .init(app: app, requested: record.requested, rerequest: false, formAction: "/device/confirm", switchAction: "/logout",
-            deviceUserCode: code.description)
+        .init(
+            app: app,
+            requested: record.requested,
+            rerequest: false,
+            formAction: "/device/confirm",
+            switchAction: "/logout",
+            deviceUserCode: code.description
+        )
     }
 
-    private func consentPage(_ record: DeviceCodeRecord, _ app: AppRecord, _ code: UserCode, _ person: SignedIn, step: PermissionKind?)
+    private func consentPage(
+        _ record: DeviceCodeRecord,
+        _ app: AppRecord,
+        _ code: UserCode,
+        _ person: SignedIn,
+        step: PermissionKind?
+    )
         async throws -> Response
     {
-        try await consent.render(consentRequest(record, app, code), user: person.user, step: step, hiddenFields: [
-            ["name": "user_code", "value": code.description], ["name": "next", "value": Self.path(code.description)],
-            ["name": "csrf_token", "value": account.csrf.token(forSession: person.session)],
-        ])
+        try await consent.render(
+            consentRequest(record, app, code),
+            user: person.user,
+            step: step,
+            hiddenFields: [
+                ["name": "user_code", "value": code.description], ["name": "next", "value": Self.path(code.description)],
+                ["name": "csrf_token", "value": account.csrf.token(forSession: person.session)],
+            ]
+        )
     }
 
     private func codePage(_ person: SignedIn, typed: String, message: String?, status: HTTPResponse.Status) -> Response {
@@ -123,9 +166,12 @@ struct DevicePageController: Sendable {
     }
 
     private func expired() -> Response {
-        account.pages.error(status: .gone, heading: "This device login has ended",
+        account.pages.error(
+            status: .gone,
+            heading: "This device login has ended",
             message: "It expired or was answered already, so nothing was changed.",
-            detail: "Start the login again on your device and type the new code.")
+            detail: "Start the login again on your device and type the new code."
+        )
     }
 
     /// `/device`, with the code typed so far.

@@ -59,6 +59,9 @@ struct FieldSelection: Sendable, Equatable {
     /// `[a-z0-9_]{1,64}`.
     private static func isName(_ bytes: Substring.UTF8View) -> Bool {
         !bytes.isEmpty && bytes.count <= 64
-            && bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
+            && bytes.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "_")
+            }
     }
 }

@@ -42,8 +42,12 @@ struct GraphController: Sendable {
             }
         }
         let graphRequest = GraphRequest(
-            method: request.method, path: String(request.uri.path.drop { $0 == "/" }), parameters: parameters,
-            accessToken: Self.bearerToken(request.headers) ?? parameters["access_token"], baseURL: issuer.url)
+            method: request.method,
+            path: String(request.uri.path.drop { $0 == "/" }),
+            parameters: parameters,
+            accessToken: Self.bearerToken(request.headers) ?? parameters["access_token"],
+            baseURL: issuer.url
+        )
         return Self.http(await answer(graphRequest, context))
     }
 
@@ -79,8 +83,12 @@ struct GraphController: Sendable {
                 continue
             }
             let graphRequest = GraphRequest(
-                method: method, path: path, parameters: parameters, accessToken: parameters["access_token"] ?? batchToken,
-                baseURL: issuer.url)
+                method: method,
+                path: path,
+                parameters: parameters,
+                accessToken: parameters["access_token"] ?? batchToken,
+                baseURL: issuer.url
+            )
             answers.append(BatchAnswer(await answer(graphRequest, context)))
         }
         return Self.http(.json(answers))
@@ -94,8 +102,10 @@ struct GraphController: Sendable {
         let side = min(max(Int(FormReader.query(of: request)["size"] ?? "") ?? 100, 16), 1024)
         let image = try await service.pictures.image(for: user, side: side)
         return Response(
-            status: .ok, headers: [.contentType: image.contentType, .cacheControl: "public, max-age=3600"],
-            body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+            status: .ok,
+            headers: [.contentType: image.contentType, .cacheControl: "public, max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(bytes: image.data))
+        )
     }
 
     private func readForm(_ request: Request) async -> Result<FormParameters, GraphError> {

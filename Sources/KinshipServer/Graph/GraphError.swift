@@ -12,8 +12,13 @@ struct GraphError: Error, Sendable {
     let status: HTTPResponse.Status
 
     init(
-        code: Int, subcode: Int? = nil, message: String, type: String = "OAuthException", userTitle: String? = nil,
-        userMessage: String? = nil, status: HTTPResponse.Status = .badRequest
+        code: Int,
+        subcode: Int? = nil,
+        message: String,
+        type: String = "OAuthException",
+        userTitle: String? = nil,
+        userMessage: String? = nil,
+        status: HTTPResponse.Status = .badRequest
     ) {
         self.code = code
         self.subcode = subcode
@@ -25,47 +30,74 @@ struct GraphError: Error, Sendable {
     }
 
     func body(traceID: String) -> GraphErrorBody {
-        GraphErrorBody(.init(message: message, type: type, code: code, errorSubcode: subcode, errorUserTitle: userTitle,
-            errorUserMsg: userMessage, fbtraceID: traceID))
+        GraphErrorBody(
+            .init(
+                message: message,
+                type: type,
+                code: code,
+                errorSubcode: subcode,
+                errorUserTitle: userTitle,
+                errorUserMsg: userMessage,
+                fbtraceID: traceID
+            )
+        )
     }
 
     /// The token is missing, invalid, expired or revoked (`190`).
     static func invalidToken(subcode: Int?, message: String) -> GraphError {
-        let userMessage: String? = switch subcode {
-        case GraphErrorCode.subcodeExpired: "Your session has expired. Please log in again."
-        case GraphErrorCode.subcodeAppNotAuthorized: "You removed this app's access. Log in again to use it."
-        case GraphErrorCode.subcodePasswordChanged: "Your password changed, so please log in again."
-        case GraphErrorCode.subcodeSuspended: "Your Kinship account is suspended."
-        default: nil
-        }
-        return GraphError(code: GraphErrorCode.invalidToken, subcode: subcode, message: message,
-            userTitle: userMessage == nil ? nil : "Please log in again", userMessage: userMessage, status: .unauthorized)
+        let userMessage: String? =
+            switch subcode {
+            case GraphErrorCode.subcodeExpired: "Your session has expired. Please log in again."
+            case GraphErrorCode.subcodeAppNotAuthorized: "You removed this app's access. Log in again to use it."
+            case GraphErrorCode.subcodePasswordChanged: "Your password changed, so please log in again."
+            case GraphErrorCode.subcodeSuspended: "Your Kinship account is suspended."
+            default: nil
+            }
+        return GraphError(
+            code: GraphErrorCode.invalidToken,
+            subcode: subcode,
+            message: message,
+            userTitle: userMessage == nil ? nil : "Please log in again",
+            userMessage: userMessage,
+            status: .unauthorized
+        )
     }
 
-    static let noToken = GraphError(code: GraphErrorCode.invalidToken, subcode: nil,
-        message: "An active access token must be used to query information about the current user.", status: .unauthorized)
+    static let noToken = GraphError(
+        code: GraphErrorCode.invalidToken,
+        subcode: nil,
+        message: "An active access token must be used to query information about the current user.",
+        status: .unauthorized
+    )
 
     /// A call only a person's token can make came with an app access token (`2500`, as Graph answers
     /// `/me` asked for by an app).
     static func userTokenRequired(for what: String) -> GraphError {
-        GraphError(code: GraphErrorCode.userTokenRequired,
+        GraphError(
+            code: GraphErrorCode.userTokenRequired,
             message: "An active access token must be used to query information about the current user. "
                 + "\(what) needs a person's access token; an app access token speaks for no one.",
-            status: .badRequest)
+            status: .badRequest
+        )
     }
 
     /// The app token is not one the platform gives (wrong app, wrong secret, or the secret changed).
-    static let invalidAppToken = GraphError(code: GraphErrorCode.invalidToken, subcode: GraphErrorCode.subcodeInvalidToken,
+    static let invalidAppToken = GraphError(
+        code: GraphErrorCode.invalidToken,
+        subcode: GraphErrorCode.subcodeInvalidToken,
         message: "Invalid OAuth access token signature: the app access token is not valid (was the app's secret changed?).",
-        status: .unauthorized)
+        status: .unauthorized
+    )
 
     /// A permission the call needs is not granted (`200` range).
     static func missingPermission(_ permission: Permission, for what: String) -> GraphError {
-        GraphError(code: GraphErrorCode.permissionError,
+        GraphError(
+            code: GraphErrorCode.permissionError,
             message: "(#200) \(what) requires the \(permission.rawValue) permission, which this app has not been granted.",
             userTitle: "Permission needed",
             userMessage: "This app needs the \(permission.rawValue) permission for that. You can grant it by logging in again.",
-            status: .forbidden)
+            status: .forbidden
+        )
     }
 
     /// A parameter is invalid (`100`).
@@ -75,14 +107,21 @@ struct GraphError: Error, Sendable {
 
     /// The object does not exist or is not visible to the caller (`803`).
     static func unknownObject(_ id: String) -> GraphError {
-        GraphError(code: GraphErrorCode.unknownObject,
-            message: "(#803) Some of the aliases you requested do not exist: \(id)", type: "GraphMethodException",
-            status: .notFound)
+        GraphError(
+            code: GraphErrorCode.unknownObject,
+            message: "(#803) Some of the aliases you requested do not exist: \(id)",
+            type: "GraphMethodException",
+            status: .notFound
+        )
     }
 
     /// No such path (`100`, as Graph answers unknown edges).
     static func unknownPath(_ path: String) -> GraphError {
-        GraphError(code: GraphErrorCode.invalidParameter, message: "(#100) Unknown path components: \(path)",
-            type: "GraphMethodException", status: .notFound)
+        GraphError(
+            code: GraphErrorCode.invalidParameter,
+            message: "(#100) Unknown path components: \(path)",
+            type: "GraphMethodException",
+            status: .notFound
+        )
     }
 }

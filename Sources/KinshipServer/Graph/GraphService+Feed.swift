@@ -21,8 +21,12 @@ extension GraphService {
                 let post = try await platform.posts.publish(userID: user.id, appID: caller.authorization.appID, message: message, link: link)
                 return .json(JSONValue.object([("id", .string("\(user.id)_\(post.id)"))]))
             } catch PostStore.Refusal.duplicate {
-                throw GraphError(code: GraphErrorCode.duplicatePost, message: "(#506) Duplicate status message",
-                    userTitle: "Already posted", userMessage: "You just posted this. Write something new.")
+                throw GraphError(
+                    code: GraphErrorCode.duplicatePost,
+                    message: "(#506) Duplicate status message",
+                    userTitle: "Already posted",
+                    userMessage: "You just posted this. Write something new."
+                )
             }
         }
         try requirePermission(.userPosts, caller, for: "Reading the timeline")

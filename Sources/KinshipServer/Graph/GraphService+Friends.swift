@@ -14,7 +14,12 @@ extension GraphService {
         let before = try request.parameters["before"].map(Self.cursor)
         if after != nil, before != nil { throw GraphError.invalidParameter("Send either after or before, not both") }
         let page = try await platform.friends.friendsUsingApp(
-            of: user.id, appID: caller.authorization.appID, after: after, before: before, limit: limit)
+            of: user.id,
+            appID: caller.authorization.appID,
+            after: after,
+            before: before,
+            limit: limit
+        )
         var data: [JSONValue] = []
         for friend in page.friends {
             data.append(try await profiles.render(friend, selection, baseURL: request.baseURL) { $0.isPublic })
@@ -28,9 +33,11 @@ extension GraphService {
             if page.hasBefore { paging.append(("previous", .string(link(request, limit: limit, cursor: ("before", beforeCursor))))) }
         }
         let total = try await platform.friends.friendCount(of: user.id)
-        return .json(JSONValue.object([
-            ("data", .array(data)), ("paging", .object(paging)), ("summary", .object([("total_count", .int(total))])),
-        ]))
+        return .json(
+            JSONValue.object([
+                ("data", .array(data)), ("paging", .object(paging)), ("summary", .object([("total_count", .int(total))])),
+            ])
+        )
     }
 
     private static func cursor(_ text: String) throws -> FriendCursor {

@@ -49,7 +49,12 @@ extension GraphService {
     /// A person's own node shows what they granted the app; another person shows their public
     /// fields to a friend or someone using the same app; with an app access token, a person who
     /// uses the app shows what they granted it. An app shows its id and name to any caller.
-    private func object(_ id: String, _ caller: GraphCaller, _ selection: FieldSelection, _ request: GraphRequest)
+    private func object(
+        _ id: String,
+        _ caller: GraphCaller,
+        _ selection: FieldSelection,
+        _ request: GraphRequest
+    )
         async throws -> JSONValue?
     {
         switch caller {

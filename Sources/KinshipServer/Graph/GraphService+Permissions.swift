@@ -36,7 +36,8 @@ extension GraphService {
             }
             guard PermissionCatalogue.isRevocableAlone(permission) else {
                 throw GraphError.invalidParameter(
-                    "public_profile cannot be revoked on its own; DELETE /me/permissions removes the app instead")
+                    "public_profile cannot be revoked on its own; DELETE /me/permissions removes the app instead"
+                )
             }
             try await platform.authorizations.revoke(permission, in: login.id)
             return .json(JSONValue.object([("success", true)]))

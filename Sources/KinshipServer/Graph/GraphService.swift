@@ -29,17 +29,32 @@ struct GraphService: Sendable {
         } catch let error as GraphError {
             return .error(error, traceID: traceID)
         } catch let unavailable as DatabaseUnavailable {
-            logger.warning("Graph call answered 503: the database is unavailable",
-                metadata: ["graph.path": "\(request.path)", "reason": "\(unavailable.reason)"])
-            var response = GraphResponse.error(GraphError(code: GraphErrorCode.serviceUnavailable,
-                message: "(#2) Service temporarily unavailable", userTitle: "Try again in a moment",
-                userMessage: "Kinship is briefly unavailable. Nothing was changed.", status: .serviceUnavailable), traceID: traceID)
+            logger.warning(
+                "Graph call answered 503: the database is unavailable",
+                metadata: ["graph.path": "\(request.path)", "reason": "\(unavailable.reason)"]
+            )
+            var response = GraphResponse.error(
+                GraphError(
+                    code: GraphErrorCode.serviceUnavailable,
+                    message: "(#2) Service temporarily unavailable",
+                    userTitle: "Try again in a moment",
+                    userMessage: "Kinship is briefly unavailable. Nothing was changed.",
+                    status: .serviceUnavailable
+                ),
+                traceID: traceID
+            )
             response.headers[.retryAfter] = String(unavailable.retryAfter)
             return response
         } catch {
             logger.error("Graph call failed", metadata: ["graph.path": "\(request.path)", "error": "\(error)"])
-            return .error(GraphError(code: GraphErrorCode.unknown, message: "An unknown error occurred. Try again later.",
-                status: .internalServerError), traceID: traceID)
+            return .error(
+                GraphError(
+                    code: GraphErrorCode.unknown,
+                    message: "An unknown error occurred. Try again later.",
+                    status: .internalServerError
+                ),
+                traceID: traceID
+            )
         }
     }
 

@@ -30,6 +30,9 @@ final class GraphThrottle: Sendable {
         GraphError(
             code: code,
             message: code == GraphErrorCode.userRateLimited ? "(#17) User request limit reached" : "(#4) Application request limit reached",
-            userTitle: "Too many requests", userMessage: "Please wait a minute and try again.", status: .tooManyRequests)
+            userTitle: "Too many requests",
+            userMessage: "Please wait a minute and try again.",
+            status: .tooManyRequests
+        )
     }
 }

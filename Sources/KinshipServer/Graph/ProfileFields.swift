@@ -3,8 +3,15 @@ import KinshipCore
 
 /// The fields of a person Graph can return, and what each needs.
 enum ProfileField: String, CaseIterable, Sendable {
-    case id, name, firstName = "first_name", lastName = "last_name", middleName = "middle_name", shortName = "short_name"
-    case nameFormat = "name_format", link, username, gender, locale, ageRange = "age_range", picture
+    case id, name
+    case firstName = "first_name"
+    case lastName = "last_name"
+    case middleName = "middle_name"
+    case shortName = "short_name"
+    case nameFormat = "name_format"
+    case link, username, gender, locale
+    case ageRange = "age_range"
+    case picture
     case email, birthday, hometown, location
 
     /// The permission the caller's token needs for this field of its own person.
@@ -39,7 +46,10 @@ struct ProfileRenderer: Sendable {
     /// The fields of `user` that `selection` asks for and `isAllowed` lets through, in the order asked.
     /// An unknown field is error 100; a field without its permission is left out.
     func render(
-        _ user: UserRecord, _ selection: FieldSelection, baseURL: String, isAllowed: (ProfileField) -> Bool
+        _ user: UserRecord,
+        _ selection: FieldSelection,
+        baseURL: String,
+        isAllowed: (ProfileField) -> Bool
     ) async throws -> JSONValue {
         var pairs: [(String, JSONValue)] = []
         for requested in selection.fields {
@@ -54,7 +64,12 @@ struct ProfileRenderer: Sendable {
         return .object(pairs)
     }
 
-    private func value(of field: ProfileField, _ user: UserRecord, _ modifiers: [String: String], baseURL: String) async throws
+    private func value(
+        of field: ProfileField,
+        _ user: UserRecord,
+        _ modifiers: [String: String],
+        baseURL: String
+    ) async throws
         -> JSONValue?
     {
         switch field {
@@ -84,7 +99,10 @@ struct ProfileRenderer: Sendable {
     static func ageRange(birthday: String, now: Int) -> JSONValue? {
         let parts = birthday.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
-        let today = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: TimeInterval(now)))
+        let today = Calendar(identifier: .gregorian).dateComponents(
+            in: TimeZone(identifier: "UTC")!,
+            from: Date(timeIntervalSince1970: TimeInterval(now))
+        )
         guard let year = today.year, let month = today.month, let day = today.day else { return nil }
         var age = year - parts[0]
         if (month, day) < (parts[1], parts[2]) { age -= 1 }

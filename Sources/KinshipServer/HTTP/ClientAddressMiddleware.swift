@@ -7,7 +7,9 @@ struct ClientAddressMiddleware: RouterMiddleware {
     let resolver: ClientAddress
 
     func handle(
-        _ request: Request, context: KinshipRequestContext, next: (Request, KinshipRequestContext) async throws -> Response
+        _ request: Request,
+        context: KinshipRequestContext,
+        next: (Request, KinshipRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
         context.clientAddress = resolver.resolve(peer: context.clientAddress, headers: request.headers)

@@ -22,6 +22,8 @@ extension DatabaseUnavailable: HTTPResponseError {
         }
         return JSONResponse.make(
             ["error": "temporarily_unavailable", "error_description": "The service is briefly unavailable; try again in \(retryAfter) seconds."],
-            status: status, headers: headers)
+            status: status,
+            headers: headers
+        )
     }
 }

@@ -28,7 +28,9 @@ struct HealthController: Sendable {
 
     private static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(
-            status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+            status: status,
+            headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 }

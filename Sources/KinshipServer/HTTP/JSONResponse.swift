@@ -11,7 +11,11 @@ enum JSONResponse {
         return encoder
     }()
 
-    static func make<Value: Encodable>(_ value: Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
+    static func make<Value: Encodable>(
+        _ value: Value,
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:]
+    )
         -> Response
     {
         var headers = headers

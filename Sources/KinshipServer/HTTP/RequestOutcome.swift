@@ -5,7 +5,8 @@ enum RequestOutcome {
     /// Runs `next` and tells `report` the status the client gets — the response's, an
     /// `HTTPResponseError`'s, or 500 for any other error (passed along) — and how long it took.
     static func observe(
-        _ next: () async throws -> Response, report: (_ status: Int, _ duration: Duration, _ unexpected: (any Error)?) -> Void
+        _ next: () async throws -> Response,
+        report: (_ status: Int, _ duration: Duration, _ unexpected: (any Error)?) -> Void
     ) async throws -> Response {
         let start = ContinuousClock.now
         do {

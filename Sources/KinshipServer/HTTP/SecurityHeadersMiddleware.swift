@@ -5,7 +5,11 @@ import Hummingbird
 /// referrer (dialog URLs carry `state` and codes travel in redirects), no caching of anything
 /// that holds a token or a code.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var response: Response

@@ -33,8 +33,10 @@ final class Mailer: Service, Sendable {
         case .enqueued:
             return true
         case .dropped, .terminated:
-            logger.error("Mail not queued: the queue is full or the server is stopping",
-                metadata: ["mail.purpose": "\(message.purpose)", "user.id": "\(message.userID)"])
+            logger.error(
+                "Mail not queued: the queue is full or the server is stopping",
+                metadata: ["mail.purpose": "\(message.purpose)", "user.id": "\(message.userID)"]
+            )
             return false
         @unknown default:
             return false
@@ -59,8 +61,11 @@ final class Mailer: Service, Sendable {
                 return
             } catch {
                 let last = attempt == Self.retryDelays.count || stopping.load(ordering: .relaxed)
-                logger.log(level: last ? .error : .warning, "Mail not sent\(last ? "; giving up" : ", will retry")",
-                    metadata: metadata.merging(["error": "\(error)", "mail.attempt": "\(attempt + 1)"]) { $1 })
+                logger.log(
+                    level: last ? .error : .warning,
+                    "Mail not sent\(last ? "; giving up" : ", will retry")",
+                    metadata: metadata.merging(["error": "\(error)", "mail.attempt": "\(attempt + 1)"]) { $1 }
+                )
                 if last { return }
                 try? await Task.sleep(for: Self.retryDelays[attempt])
             }

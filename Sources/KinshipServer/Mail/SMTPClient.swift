@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends one message per connection to an SMTP server (RFC 5321): `EHLO`, `STARTTLS` when asked,
 /// `AUTH PLAIN` when there is an account, `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT`.
@@ -23,8 +24,11 @@ struct SMTPClient: Sendable {
     func send(_ message: MailMessage, senderName: String) async throws(SMTPError) -> String {
         guard MailAddress.isPlausible(message.recipient) else { throw .refusedAddress(message.recipient) }
         let data = message.rendered(
-            sender: settings.sender, senderName: senderName, date: Date(),
-            messageID: Secrets.generate(byteCount: 12) + "@" + clientName)
+            sender: settings.sender,
+            senderName: senderName,
+            date: Date(),
+            messageID: Secrets.generate(byteCount: 12) + "@" + clientName
+        )
         do {
             return try await withThrowingTaskGroup(of: String.self) { group in
                 group.addTask { try await converse(data, to: message.recipient) }
@@ -67,7 +71,8 @@ struct SMTPClient: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     if settings.security == .tls, let tls {
                         try channel.pipeline.syncOperations.addHandler(
-                            NIOSSLClientHandler(context: tls, serverHostname: Self.sniName(settings.host)))
+                            NIOSSLClientHandler(context: tls, serverHostname: Self.sniName(settings.host))
+                        )
                     }
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -86,7 +91,9 @@ struct SMTPClient: Sendable {
                 let serverName = Self.sniName(settings.host)
                 try await channel.channel.eventLoop.submit {
                     try channel.channel.pipeline.syncOperations.addHandler(
-                        NIOSSLClientHandler(context: tls, serverHostname: serverName), position: .first)
+                        NIOSSLClientHandler(context: tls, serverHostname: serverName),
+                        position: .first
+                    )
                 }.get()
                 features = try await command("EHLO " + clientName, expecting: [250], step: "EHLO after STARTTLS")
             }

@@ -23,7 +23,12 @@ public struct SMTPSettings: Sendable, Equatable {
     public var trustedCertificatesFile: String?
 
     public init(
-        host: String, port: Int, security: Security, username: String? = nil, password: String? = nil, sender: String,
+        host: String,
+        port: Int,
+        security: Security,
+        username: String? = nil,
+        password: String? = nil,
+        sender: String,
         trustedCertificatesFile: String? = nil
     ) {
         self.host = host

@@ -12,15 +12,19 @@ enum MetricsEndpoint {
         router.get("/metrics") { _, _ in
             await metrics.collect(from: platform)
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition()))
+            )
         }
         router.get("/healthz") { _, _ in "ok" }
         return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "Kinship metrics"),
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "Kinship metrics"),
             onServerRunning: { channel in
                 logger.info("Metrics for Prometheus", metadata: ["url": "http://\(host):\(channel.localAddress?.port ?? port)/metrics"])
             },
-            logger: logger)
+            logger: logger
+        )
     }
 }

@@ -1,6 +1,6 @@
 import CoreMetrics
-import Metrics
 import KinshipCore
+import Metrics
 import NIOConcurrencyHelpers
 import Prometheus
 
@@ -52,10 +52,16 @@ public final class ServerMetrics: Sendable {
             if let series = all[key] { return series }
             let series = RequestSeries(
                 count: CoreMetrics.Counter(
-                    label: "kinship_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
-                    factory: factory),
+                    label: "kinship_http_requests_total",
+                    dimensions: [("route", route), ("method", method), ("status", String(status))],
+                    factory: factory
+                ),
                 duration: CoreMetrics.Timer(
-                    label: "kinship_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory))
+                    label: "kinship_http_request_duration_seconds",
+                    dimensions: [("route", route), ("method", method)],
+                    factory: factory
+                )
+            )
             all[key] = series
             return series
         }
@@ -79,8 +85,10 @@ public final class ServerMetrics: Sendable {
         graphSeries.withLockedValue { all in
             if let counter = all[key] { return counter }
             let counter = CoreMetrics.Counter(
-                label: "kinship_graph_calls_total", dimensions: [("path", path), ("error_code", errorCode.map(String.init) ?? "none")],
-                factory: factory)
+                label: "kinship_graph_calls_total",
+                dimensions: [("path", path), ("error_code", errorCode.map(String.init) ?? "none")],
+                factory: factory
+            )
             all[key] = counter
             return counter
         }.increment()

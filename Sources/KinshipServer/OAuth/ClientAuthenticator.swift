@@ -68,9 +68,13 @@ struct OAuthFailure: HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         // A device polling while the person reads the consent page is not news.
         let level: Logger.Level = body.error == .authorizationPending || body.error == .slowDown ? .debug : .info
-        context.logger.log(level: level, "OAuth request refused", metadata: [
-            "oauth.error": "\(body.error.rawValue)", "oauth.error_description": "\(body.errorDescription ?? "")",
-        ])
+        context.logger.log(
+            level: level,
+            "OAuth request refused",
+            metadata: [
+                "oauth.error": "\(body.error.rawValue)", "oauth.error_description": "\(body.errorDescription ?? "")",
+            ]
+        )
         var headers: HTTPFields = [.cacheControl: "no-store", .pragma: "no-cache"]
         if body.error == .invalidClient, basic { headers[.wwwAuthenticate] = #"Basic realm="kinship""# }
         return JSONResponse.make(body, status: status, headers: headers)

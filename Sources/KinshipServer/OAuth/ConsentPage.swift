@@ -28,7 +28,12 @@ struct ConsentPage: Sendable {
     }
 
     /// The page for `step` (by default: read, or publish when there is nothing to read).
-    func render(_ request: Request, user: UserRecord, step requestedStep: PermissionKind?, hiddenFields: [[String: String]])
+    func render(
+        _ request: Request,
+        user: UserRecord,
+        step requestedStep: PermissionKind?,
+        hiddenFields: [[String: String]]
+    )
         async throws -> Response
     {
         let plan = try await plan(request, userID: user.id)
@@ -51,14 +56,23 @@ struct ConsentPage: Sendable {
 
     /// Records what the person ticked on `step`'s page: the ticked permissions granted, the rest of
     /// that step declined. Returns the authorization, and whether a publish step follows.
-    func record(_ request: Request, userID: String, step: PermissionKind, ticked: Set<Permission>) async throws
+    func record(
+        _ request: Request,
+        userID: String,
+        step: PermissionKind,
+        ticked: Set<Permission>
+    ) async throws
         -> (authorization: Authorization, publishStepFollows: Bool)
     {
         let plan = try await plan(request, userID: userID)
         let askedNow = plan.asked(step)
         let granted = ticked.intersection(askedNow)
         let authorization = try await platform.authorizations.recordConsent(
-            userID: userID, appID: request.app.id, granted: granted, declined: Set(askedNow).subtracting(granted))
+            userID: userID,
+            appID: request.app.id,
+            granted: granted,
+            declined: Set(askedNow).subtracting(granted)
+        )
         return (authorization, step == .read && !plan.asked(.publish).isEmpty)
     }
 }

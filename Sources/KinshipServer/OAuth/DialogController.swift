@@ -73,7 +73,11 @@ struct DialogController: Sendable {
             return loginPage(request, accepted, message: "This form expired. Please log in again.", login: login, status: .forbidden)
         }
         switch try await passwordLogin.attempt(
-            login: login, password: form["password"] ?? "", origin: context.sessionOrigin(of: request), logger: context.logger)
+            login: login,
+            password: form["password"] ?? "",
+            origin: context.sessionOrigin(of: request),
+            logger: context.logger
+        )
         {
         case .refused(let refusal):
             return refusal.marking(loginPage(request, accepted, message: refusal.message, login: login, status: refusal.status))
@@ -94,9 +98,12 @@ struct DialogController: Sendable {
         }
         let (userID, session) = (person.user.id, person.session)
         guard csrf.verify(form["csrf_token"], forSession: session) else {
-            return pages.error(status: .forbidden, heading: "This form expired",
+            return pages.error(
+                status: .forbidden,
+                heading: "This form expired",
                 message: "The consent form could not be verified, so nothing was shared.",
-                detail: "Go back to the app and log in again.")
+                detail: "Go back to the app and log in again."
+            )
         }
         let dialogRequest = accepted.request
         guard form["action"] == "continue" else {
@@ -105,7 +112,11 @@ struct DialogController: Sendable {
         }
         let step: PermissionKind = form["step"] == PermissionKind.publish.rawValue ? .publish : .read
         let (authorization, publishStepFollows) = try await ConsentPage(platform: platform, pages: pages).record(
-            consent(accepted), userID: userID, step: step, ticked: Set(form.all("permission").map { Permission($0) }))
+            consent(accepted),
+            userID: userID,
+            step: step,
+            ticked: Set(form.all("permission").map { Permission($0) })
+        )
         if publishStepFollows {
             return try await consentPage(accepted, user: person.user, session: session, step: .publish)
         }
@@ -115,17 +126,26 @@ struct DialogController: Sendable {
 
     /// Sends the person back to the app with a code for `authorization`.
     private func issueCode(
-        _ accepted: DialogRequestValidator.Accepted, _ authorization: Authorization, _ person: SignedIn, _ context: KinshipRequestContext
+        _ accepted: DialogRequestValidator.Accepted,
+        _ authorization: Authorization,
+        _ person: SignedIn,
+        _ context: KinshipRequestContext
     ) async throws -> Response {
         let dialogRequest = accepted.request
         let code = try await platform.codes.issue(
-            authorization: authorization, redirectURI: dialogRequest.redirectURI, codeChallenge: dialogRequest.codeChallenge,
+            authorization: authorization,
+            redirectURI: dialogRequest.redirectURI,
+            codeChallenge: dialogRequest.codeChallenge,
             login: CodeLogin(requested: dialogRequest.scope, nonce: dialogRequest.nonce, authTime: person.authenticatedAt),
-            lifetime: configuration.codeLifetime)
-        context.logger.info("Login approved", metadata: [
-            "user.id": "\(person.user.id)", "app.id": "\(accepted.app.id)",
-            "granted": "\(Permission.scope(of: authorization.granted))", "declined": "\(Permission.scope(of: authorization.declined))",
-        ])
+            lifetime: configuration.codeLifetime
+        )
+        context.logger.info(
+            "Login approved",
+            metadata: [
+                "user.id": "\(person.user.id)", "app.id": "\(accepted.app.id)",
+                "granted": "\(Permission.scope(of: authorization.granted))", "declined": "\(Permission.scope(of: authorization.declined))",
+            ]
+        )
         return validator.redirect(dialogRequest, .code(code, state: dialogRequest.state))
     }
 
@@ -134,8 +154,12 @@ struct DialogController: Sendable {
         let accepted = try await accept(form)
         if let session = request.cookies[BrowserCookies.session]?.value {
             guard csrf.verify(form["csrf_token"], forSession: session) else {
-                return pages.error(status: .forbidden, heading: "This form expired", message: "You are still logged in.",
-                    detail: "Go back to the app and start again.")
+                return pages.error(
+                    status: .forbidden,
+                    heading: "This form expired",
+                    message: "You are still logged in.",
+                    detail: "Go back to the app and start again."
+                )
             }
             try await platform.browserSessions.end(cookie: session)
         }
@@ -147,7 +171,10 @@ struct DialogController: Sendable {
     // MARK: - Pages
 
     private func loginPage(
-        _ request: Request, _ accepted: DialogRequestValidator.Accepted, message: String?, login: String,
+        _ request: Request,
+        _ accepted: DialogRequestValidator.Accepted,
+        message: String?,
+        login: String,
         status: HTTPResponse.Status
     ) -> Response {
         let (token, newCookie) = csrf.preLoginToken(for: request, cookies: cookies)
@@ -163,15 +190,27 @@ struct DialogController: Sendable {
 
     /// The consent page: read permissions first; publish permissions on a step of their own.
     private func consentPage(
-        _ accepted: DialogRequestValidator.Accepted, user: UserRecord, session: String, step: PermissionKind? = nil
+        _ accepted: DialogRequestValidator.Accepted,
+        user: UserRecord,
+        session: String,
+        step: PermissionKind? = nil
     ) async throws -> Response {
         try await ConsentPage(platform: platform, pages: pages).render(
-            consent(accepted), user: user, step: step, hiddenFields: hiddenFields(accepted.request, csrfToken: csrf.token(forSession: session)))
+            consent(accepted),
+            user: user,
+            step: step,
+            hiddenFields: hiddenFields(accepted.request, csrfToken: csrf.token(forSession: session))
+        )
     }
 
     private func consent(_ accepted: DialogRequestValidator.Accepted) -> ConsentPage.Request {
-        .init(app: accepted.app, requested: accepted.request.scope, rerequest: accepted.request.authType == .rerequest,
-            formAction: "/dialog/oauth/confirm", switchAction: "/dialog/logout")
+        .init(
+            app: accepted.app,
+            requested: accepted.request.scope,
+            rerequest: accepted.request.authType == .rerequest,
+            formAction: "/dialog/oauth/confirm",
+            switchAction: "/dialog/logout"
+        )
     }
 
     private func hiddenFields(_ request: AuthorizationRequest, csrfToken: String) -> [[String: String]] {

@@ -37,26 +37,55 @@ struct DialogRequestValidator: Sendable {
     func validate(_ parameters: FormParameters) async throws -> Result<Accepted, Rejection> {
         let repeated = Self.parameterNames.filter { parameters.all($0).count > 1 }
         if let untrusted = repeated.first(where: { $0 == "client_id" || $0 == "redirect_uri" }) {
-            return .failure(.page(pages.error(status: .badRequest, heading: "This login link is not valid",
-                message: "The request gives \(untrusted) more than once, so Kinship cannot tell where to send you back.",
-                detail: "Go back to the app and try logging in again; if it keeps happening, tell the app's developer.")))
+            return .failure(
+                .page(
+                    pages.error(
+                        status: .badRequest,
+                        heading: "This login link is not valid",
+                        message: "The request gives \(untrusted) more than once, so Kinship cannot tell where to send you back.",
+                        detail: "Go back to the app and try logging in again; if it keeps happening, tell the app's developer."
+                    )
+                )
+            )
         }
         let request: AuthorizationRequest
         do {
             request = try AuthorizationRequest(parameters: parameters)
         } catch {
-            return .failure(.page(pages.error(status: .badRequest, heading: "This login link is incomplete", message: error.description,
-                detail: "Go back to the app and try logging in again; if it keeps happening, tell the app's developer.")))
+            return .failure(
+                .page(
+                    pages.error(
+                        status: .badRequest,
+                        heading: "This login link is incomplete",
+                        message: error.description,
+                        detail: "Go back to the app and try logging in again; if it keeps happening, tell the app's developer."
+                    )
+                )
+            )
         }
         guard let app = try await apps.find(id: request.clientID) else {
-            return .failure(.page(pages.error(status: .badRequest, heading: "Unknown app",
-                message: "No app with the id \(request.clientID) is registered on this platform.",
-                detail: "Tell the app's developer to check its app id.")))
+            return .failure(
+                .page(
+                    pages.error(
+                        status: .badRequest,
+                        heading: "Unknown app",
+                        message: "No app with the id \(request.clientID) is registered on this platform.",
+                        detail: "Tell the app's developer to check its app id."
+                    )
+                )
+            )
         }
         guard RedirectURIPolicy.allows(request.redirectURI, for: app) else {
-            return .failure(.page(pages.error(status: .badRequest, heading: "This login link is not allowed",
-                message: "The redirect URI \(request.redirectURI) is not registered for \(app.name).",
-                detail: "For your safety, Kinship only sends people back to addresses the app registered. Tell the app's developer.")))
+            return .failure(
+                .page(
+                    pages.error(
+                        status: .badRequest,
+                        heading: "This login link is not allowed",
+                        message: "The redirect URI \(request.redirectURI) is not registered for \(app.name).",
+                        detail: "For your safety, Kinship only sends people back to addresses the app registered. Tell the app's developer."
+                    )
+                )
+            )
         }
         if let name = repeated.first {
             let problem = AuthorizationError(.invalidRequest, description: "\(name) is given more than once")
@@ -75,7 +104,9 @@ struct DialogRequestValidator: Sendable {
         }
         if let withheld = app.withheldPermission(in: request.scope) {
             let problem = AuthorizationError(
-                .invalidScope, description: "\(withheld.rawValue) is not enabled for this app; its developer can turn it on at /developers")
+                .invalidScope,
+                description: "\(withheld.rawValue) is not enabled for this app; its developer can turn it on at /developers"
+            )
             return .failure(.redirect(redirect(request, .error(problem, state: request.state))))
         }
         return .success(Accepted(request: request, app: app))

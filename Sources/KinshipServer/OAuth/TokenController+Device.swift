@@ -7,7 +7,11 @@ extension TokenController {
     /// polls until the person answers. Pending is `authorization_pending`, polling sooner than the
     /// interval `slow_down` (and 5 s more from then on), a refusal `access_denied`, an old code
     /// `expired_token`; an approved code gives its tokens once.
-    func redeemDeviceCode(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext) async throws
+    func redeemDeviceCode(
+        _ form: FormParameters,
+        _ client: ClientAuthenticator.Client,
+        _ context: KinshipRequestContext
+    ) async throws
         -> Response
     {
         if client.app.isConfidential, !client.presentedSecret {
@@ -44,7 +48,9 @@ extension TokenController {
         switch try await redeem(.deviceCode(hash: record.deviceCodeHash), authorizationID: authorizationID, login: login, client: client) {
         case .redeemed(let redeemed):
             context.logger.info(
-                "Device login redeemed", metadata: ["user.id": "\(redeemed.authorization.userID)", "app.id": "\(client.app.id)"])
+                "Device login redeemed",
+                metadata: ["user.id": "\(redeemed.authorization.userID)", "app.id": "\(client.app.id)"]
+            )
             return try await tokenResponse(for: redeemed, login: login, context)
         case .alreadySpent:
             throw OAuthFailure(.invalidGrant, "The device code was already used; start a new device login.")

@@ -7,7 +7,11 @@ extension TokenController {
     /// refresh token, which stops working. A rotated token used again within
     /// ``ServerConfiguration/refreshReuseGrace`` seconds is a concurrent refresh and is answered;
     /// later it means the token was copied, and the whole family is revoked (RFC 9700 §4.14.2).
-    func refresh(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext) async throws
+    func refresh(
+        _ form: FormParameters,
+        _ client: ClientAuthenticator.Client,
+        _ context: KinshipRequestContext
+    ) async throws
         -> Response
     {
         if client.app.isConfidential, !client.presentedSecret {
@@ -21,8 +25,10 @@ extension TokenController {
         if let scope = form["scope"] {
             let widening = Set(Permission.list(fromScope: scope).filter { !$0.isProtocolScope }).subtracting(authorization.granted)
             guard widening.isEmpty else {
-                throw OAuthFailure(.invalidScope,
-                    "A refresh cannot widen the grant: \(Permission.scope(of: widening.sorted())) is not granted. Log in again to ask for it.")
+                throw OAuthFailure(
+                    .invalidScope,
+                    "A refresh cannot widen the grant: \(Permission.scope(of: widening.sorted())) is not granted. Log in again to ask for it."
+                )
             }
         }
         let requested = record.requested
@@ -40,12 +46,23 @@ extension TokenController {
         var idToken: String?
         if requested.contains(.openID) {
             idToken = try await signIDToken(
-                for: user, authorization, requested: requested, authTime: record.authTime, nonce: nil, accessToken: pair.accessToken)
+                for: user,
+                authorization,
+                requested: requested,
+                authTime: record.authTime,
+                nonce: nil,
+                accessToken: pair.accessToken
+            )
         }
         context.logger.info("Token refreshed", metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
         return tokenResponse(
-            pair.accessToken, seconds: configuration.shortTokenLifetime, authorization, openID: idToken != nil, idToken: idToken,
-            refreshToken: pair.refreshToken)
+            pair.accessToken,
+            seconds: configuration.shortTokenLifetime,
+            authorization,
+            openID: idToken != nil,
+            idToken: idToken,
+            refreshToken: pair.refreshToken
+        )
     }
 
     /// The login a refresh token renews and its person, when the person may still log in, their
@@ -82,8 +99,10 @@ extension TokenController {
         }
         if let rotatedAt = current?.rotatedAt, platform.clock.now - rotatedAt <= configuration.refreshReuseGrace { return }
         try await platform.refreshTokens.revokeFamily(record.familyId)
-        context.logger.warning("A rotated refresh token was used again; every token of its login is revoked",
-            metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        context.logger.warning(
+            "A rotated refresh token was used again; every token of its login is revoked",
+            metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"]
+        )
         throw OAuthFailure(.invalidGrant, "The refresh token was already used, so every token of this login is revoked; log in again.")
     }
 }

@@ -39,7 +39,12 @@ struct TokenController: Sendable {
         return response
     }
 
-    private func grant(_ grantType: String?, _ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext)
+    private func grant(
+        _ grantType: String?,
+        _ form: FormParameters,
+        _ client: ClientAuthenticator.Client,
+        _ context: KinshipRequestContext
+    )
         async throws -> Response
     {
         switch grantType {
@@ -58,11 +63,16 @@ struct TokenController: Sendable {
         case let other?:
             throw OAuthFailure(
                 .unsupportedGrantType,
-                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(GrantType.deviceCode), client_credentials or fb_exchange_token.")
+                "grant_type \(other) is not supported; use authorization_code, refresh_token, \(GrantType.deviceCode), client_credentials or fb_exchange_token."
+            )
         }
     }
 
-    private func redeemCode(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext)
+    private func redeemCode(
+        _ form: FormParameters,
+        _ client: ClientAuthenticator.Client,
+        _ context: KinshipRequestContext
+    )
         async throws -> Response
     {
         if client.app.isConfidential, !client.presentedSecret {
@@ -120,29 +130,52 @@ struct TokenController: Sendable {
 
     /// An id_token for `user`: their claims as far as the login asked for them and they were granted.
     func signIDToken(
-        for user: UserRecord, _ authorization: Authorization, requested: [Permission], authTime: Int?, nonce: String?,
+        for user: UserRecord,
+        _ authorization: Authorization,
+        requested: [Permission],
+        authTime: Int?,
+        nonce: String?,
         accessToken: String
     ) async throws -> String {
         let requested = Set(requested)
         let granted = Set(authorization.granted)
         let now = platform.clock.now
         let claims = StandardClaims(
-            user: user, profile: requested.contains(.publicProfile) && granted.contains(.publicProfile),
-            email: requested.contains(.email) && granted.contains(.email), baseURL: issuer.url)
-        return try await signingKeys.sign(IDToken(
-            issuer: issuer.url, subject: user.id, audience: authorization.appID, expiresAt: now + configuration.idTokenLifetime,
-            issuedAt: now, authTime: authTime, nonce: nonce, accessToken: accessToken, claims: claims))
+            user: user,
+            profile: requested.contains(.publicProfile) && granted.contains(.publicProfile),
+            email: requested.contains(.email) && granted.contains(.email),
+            baseURL: issuer.url
+        )
+        return try await signingKeys.sign(
+            IDToken(
+                issuer: issuer.url,
+                subject: user.id,
+                audience: authorization.appID,
+                expiresAt: now + configuration.idTokenLifetime,
+                issuedAt: now,
+                authTime: authTime,
+                nonce: nonce,
+                accessToken: accessToken,
+                claims: claims
+            )
+        )
     }
 
     /// A code used twice means it leaked: refuse, and revoke what its first use issued (RFC 6749 §4.1.2).
     private func refuseReplay(_ record: AuthorizationCodeRecord, _ context: KinshipRequestContext) async throws -> Never {
         try await platform.tokens.revokeTokens(issuedFromCodeHash: record.codeHash)
-        context.logger.warning("Authorization code replayed; its tokens were revoked",
-            metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"])
+        context.logger.warning(
+            "Authorization code replayed; its tokens were revoked",
+            metadata: ["user.id": "\(record.userId)", "app.id": "\(record.appId)"]
+        )
         throw OAuthFailure(.invalidGrant, "The authorization code has already been used; the tokens it issued are revoked.")
     }
 
-    private func extend(_ form: FormParameters, _ client: ClientAuthenticator.Client, _ context: KinshipRequestContext)
+    private func extend(
+        _ form: FormParameters,
+        _ client: ClientAuthenticator.Client,
+        _ context: KinshipRequestContext
+    )
         async throws -> Response
     {
         guard client.presentedSecret else {
@@ -160,8 +193,11 @@ struct TokenController: Sendable {
             throw OAuthFailure(.invalidGrant, "The token was issued to another app.")
         }
         let issued = try await platform.tokens.issue(
-            authorization: grant.authorization, lifetime: .long, seconds: configuration.longTokenLifetime,
-            codeHash: grant.token.codeHash)
+            authorization: grant.authorization,
+            lifetime: .long,
+            seconds: configuration.longTokenLifetime,
+            codeHash: grant.token.codeHash
+        )
         context.logger.info("Long-lived token issued", metadata: ["user.id": "\(grant.authorization.userID)", "app.id": "\(client.app.id)"])
         return tokenResponse(issued.token, seconds: configuration.longTokenLifetime, grant.authorization)
     }
@@ -176,18 +212,32 @@ struct TokenController: Sendable {
         }
         context.logger.info("App access token issued", metadata: ["app.id": "\(client.app.id)"])
         return JSONResponse.make(
-            AppTokenResponse(accessToken: appTokens.token(for: client.app)), headers: [.cacheControl: "no-store", .pragma: "no-cache"])
+            AppTokenResponse(accessToken: appTokens.token(for: client.app)),
+            headers: [.cacheControl: "no-store", .pragma: "no-cache"]
+        )
     }
 
     func tokenResponse(
-        _ token: String, seconds: Int, _ authorization: Authorization, openID: Bool = false, idToken: String? = nil,
+        _ token: String,
+        seconds: Int,
+        _ authorization: Authorization,
+        openID: Bool = false,
+        idToken: String? = nil,
         refreshToken: String? = nil
     ) -> Response {
         let scope = ((openID ? [Permission.openID] : []) + authorization.granted).map(\.rawValue).joined(separator: " ")
         return JSONResponse.make(
-            TokenResponse(accessToken: token, expiresIn: seconds, grantedScopes: authorization.granted,
-                declinedScopes: authorization.declined, scope: scope, idToken: idToken, refreshToken: refreshToken,
-                refreshTokenExpiresIn: configuration.refreshTokenLifetime),
-            headers: [.cacheControl: "no-store", .pragma: "no-cache"])
+            TokenResponse(
+                accessToken: token,
+                expiresIn: seconds,
+                grantedScopes: authorization.granted,
+                declinedScopes: authorization.declined,
+                scope: scope,
+                idToken: idToken,
+                refreshToken: refreshToken,
+                refreshTokenExpiresIn: configuration.refreshTokenLifetime
+            ),
+            headers: [.cacheControl: "no-store", .pragma: "no-cache"]
+        )
     }
 }

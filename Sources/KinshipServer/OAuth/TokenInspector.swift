@@ -29,7 +29,8 @@ struct TokenInspector: Sendable {
         var permissions: String?
 
         enum CodingKeys: String, CodingKey {
-            case authorizationRevokedAt = "authorization_revoked_at", authorizationCreatedAt = "authorization_created_at"
+            case authorizationRevokedAt = "authorization_revoked_at"
+            case authorizationCreatedAt = "authorization_created_at"
             case permissions
         }
     }
@@ -52,7 +53,8 @@ struct TokenInspector: Sendable {
             return .success(cached)
         }
         let generation = cache?.generation.current
-        let concatenate = platform.database.engine == .postgres
+        let concatenate =
+            platform.database.engine == .postgres
             ? "string_agg(p.permission || ':' || p.status, ',')" : "group_concat(p.permission || ':' || p.status, ',')"
         let found = try await platform.database.read { sql -> (AccessTokenRecord, LoginColumns, UserRecord)? in
             guard
@@ -77,28 +79,52 @@ struct TokenInspector: Sendable {
             permissions[Permission(String(pair[..<colon]))] = status
         }
         if login.authorizationRevokedAt != nil {
-            return .failure(Refusal(subcode: GraphErrorCode.subcodeAppNotAuthorized,
-                message: "Error validating access token: The user has not authorized application \(record.appId).", token: record))
+            return .failure(
+                Refusal(
+                    subcode: GraphErrorCode.subcodeAppNotAuthorized,
+                    message: "Error validating access token: The user has not authorized application \(record.appId).",
+                    token: record
+                )
+            )
         }
         if user.suspendedAt != nil {
-            return .failure(Refusal(subcode: GraphErrorCode.subcodeSuspended,
-                message: "Error validating access token: The user's account is suspended.", token: record))
+            return .failure(
+                Refusal(
+                    subcode: GraphErrorCode.subcodeSuspended,
+                    message: "Error validating access token: The user's account is suspended.",
+                    token: record
+                )
+            )
         }
         if record.revokedAt != nil {
-            return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken,
-                message: "Error validating access token: The session was invalidated (the token was revoked).", token: record))
+            return .failure(
+                Refusal(
+                    subcode: GraphErrorCode.subcodeInvalidToken,
+                    message: "Error validating access token: The session was invalidated (the token was revoked).",
+                    token: record
+                )
+            )
         }
         if user.passwordChangedAt > record.issuedAt {
-            return .failure(Refusal(subcode: GraphErrorCode.subcodePasswordChanged,
-                message: "Error validating access token: The session was invalidated because the user changed their password.",
-                token: record))
+            return .failure(
+                Refusal(
+                    subcode: GraphErrorCode.subcodePasswordChanged,
+                    message: "Error validating access token: The session was invalidated because the user changed their password.",
+                    token: record
+                )
+            )
         }
         if record.expiresAt <= platform.clock.now {
             return .failure(Self.expired(record))
         }
         let authorization = Authorization(
-            id: record.authorizationId, userID: record.userId, appID: record.appId, createdAt: login.authorizationCreatedAt,
-            revokedAt: nil, permissions: permissions)
+            id: record.authorizationId,
+            userID: record.userId,
+            appID: record.appId,
+            createdAt: login.authorizationCreatedAt,
+            revokedAt: nil,
+            permissions: permissions
+        )
         let grant = Grant(token: record, authorization: authorization, user: user)
         if let generation { cache?.store(grant, forTokenHash: hash, readAt: generation) }
         return .success(grant)

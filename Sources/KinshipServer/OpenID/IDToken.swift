@@ -17,13 +17,26 @@ struct IDToken: JWTPayload, Equatable {
     var claims: StandardClaims
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", subject = "sub", audience = "aud", expiresAt = "exp", issuedAt = "iat", authTime = "auth_time"
-        case nonce, accessTokenHash = "at_hash"
+        case issuer = "iss"
+        case subject = "sub"
+        case audience = "aud"
+        case expiresAt = "exp"
+        case issuedAt = "iat"
+        case authTime = "auth_time"
+        case nonce
+        case accessTokenHash = "at_hash"
     }
 
     init(
-        issuer: String, subject: String, audience: String, expiresAt: Int, issuedAt: Int, authTime: Int?, nonce: String?,
-        accessToken: String, claims: StandardClaims
+        issuer: String,
+        subject: String,
+        audience: String,
+        expiresAt: Int,
+        issuedAt: Int,
+        authTime: Int?,
+        nonce: String?,
+        accessToken: String,
+        claims: StandardClaims
     ) {
         self.issuer = issuer
         self.subject = subject

@@ -107,12 +107,17 @@ public final class SigningKeys: Sendable {
             .compactMap { $0 }.filter { $0 > now }
         changes.append(now + Self.refreshInterval)
         let signer = JWTKeyCollection()
-        await signer.add(rsa: try Insecure.RSA.PrivateKey(backing: try unseal(signing)), digestAlgorithm: .sha256,
-            kid: JWKIdentifier(string: signing.kid))
+        await signer.add(
+            rsa: try Insecure.RSA.PrivateKey(backing: try unseal(signing)),
+            digestAlgorithm: .sha256,
+            kid: JWKIdentifier(string: signing.kid)
+        )
         return Snapshot(
-            signer: signer, signingKID: signing.kid,
+            signer: signer,
+            signingKID: signing.kid,
             published: try published.map { try JSONDecoder().decode(PublishedKey.self, from: Data($0.publicJwk.utf8)) },
-            validUntil: changes.min()!)
+            validUntil: changes.min()!
+        )
     }
 
     // MARK: - Keys
@@ -122,9 +127,14 @@ public final class SigningKeys: Sendable {
         let primitives = try key.publicKey.getKeyPrimitives()
         let published = PublishedKey(algorithm: Self.algorithm, modulus: primitives.modulus, exponent: primitives.publicExponent)
         return SigningKeyRecord(
-            kid: published.kid, algorithm: Self.algorithm, sealedPrivateKey: try seal.seal(key.derRepresentation, for: published.kid),
-            publicJwk: String(decoding: try JSONEncoder().encode(published), as: UTF8.self), createdAt: clock.now,
-            activatesAt: activatesAt, retiredAt: nil)
+            kid: published.kid,
+            algorithm: Self.algorithm,
+            sealedPrivateKey: try seal.seal(key.derRepresentation, for: published.kid),
+            publicJwk: String(decoding: try JSONEncoder().encode(published), as: UTF8.self),
+            createdAt: clock.now,
+            activatesAt: activatesAt,
+            retiredAt: nil
+        )
     }
 
     private func unseal(_ record: SigningKeyRecord) throws -> _RSA.Signing.PrivateKey {
@@ -166,10 +176,9 @@ public struct SigningKeyInfo: Sendable, Equatable {
         retiredAt = record.retiredAt
         publishedUntil = record.retiredAt.map { $0 + publicationAfterRetirement }
         status =
-            if let publishedUntil, publishedUntil <= now { .expired }
-            else if let retiredAt = record.retiredAt, retiredAt <= now { .retired }
-            else if record.activatesAt > now { .pending }
-            else { .signing }
+            if let publishedUntil, publishedUntil <= now { .expired } else if let retiredAt = record.retiredAt, retiredAt <= now {
+                .retired
+            } else if record.activatesAt > now { .pending } else { .signing }
     }
 }
 

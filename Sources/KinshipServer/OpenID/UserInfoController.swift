@@ -44,12 +44,18 @@ struct UserInfoController: Sendable {
         case .failure(let refusal):
             context.logger.debug("userinfo refused a token", metadata: ["reason": "\(refusal.message)"])
             let description = refusal.message.replacingOccurrences(of: "\"", with: "'")
-            return Self.refusal(status: .unauthorized,
-                challenge: #"Bearer realm="kinship", error="invalid_token", error_description="\#(description)""#)
+            return Self.refusal(
+                status: .unauthorized,
+                challenge: #"Bearer realm="kinship", error="invalid_token", error_description="\#(description)""#
+            )
         case .success(let grant):
             let granted = Set(grant.authorization.granted)
             let claims = StandardClaims(
-                user: grant.user, profile: granted.contains(.publicProfile), email: granted.contains(.email), baseURL: issuer.url)
+                user: grant.user,
+                profile: granted.contains(.publicProfile),
+                email: granted.contains(.email),
+                baseURL: issuer.url
+            )
             return JSONResponse.make(UserInfo(subject: grant.user.id, claims: claims), headers: [.cacheControl: "no-store"])
         }
     }

@@ -22,11 +22,21 @@ extension PageRenderer {
         } catch {
             switch error {
             case .notAForm:
-                throw EarlyAnswer(response: self.error(status: .unsupportedMediaType, heading: "Unexpected request",
-                    message: "This address takes an HTML form (application/x-www-form-urlencoded)."))
+                throw EarlyAnswer(
+                    response: self.error(
+                        status: .unsupportedMediaType,
+                        heading: "Unexpected request",
+                        message: "This address takes an HTML form (application/x-www-form-urlencoded)."
+                    )
+                )
             case .tooLarge(let limit):
-                throw EarlyAnswer(response: self.error(status: .contentTooLarge, heading: "Too much data",
-                    message: "The form was larger than \(limit / 1024) KiB, so it was not read."))
+                throw EarlyAnswer(
+                    response: self.error(
+                        status: .contentTooLarge,
+                        heading: "Too much data",
+                        message: "The form was larger than \(limit / 1024) KiB, so it was not read."
+                    )
+                )
             }
         }
     }

@@ -4,7 +4,8 @@ import Foundation
 enum PageDate {
     static func text(_ seconds: Int) -> String {
         Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(
-            Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: "en_GB"), timeZone: TimeZone(identifier: "UTC")!))
+            Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: "en_GB"), timeZone: TimeZone(identifier: "UTC")!)
+        )
             + " UTC"
     }
 }

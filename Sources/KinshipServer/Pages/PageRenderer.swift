@@ -21,15 +21,22 @@ struct PageRenderer: Sendable {
     }
 
     /// A page rendered from `template` with `values`; a page that cannot render is a server error.
-    func page(_ template: String, _ values: [String: Any], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
+    func page(
+        _ template: String,
+        _ values: [String: Any],
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:]
+    )
         -> Response
     {
         var headers = headers
         headers[.contentType] = "text/html; charset=utf-8"
         guard let html = library.render(values, withTemplate: template) else {
             return Response(
-                status: .internalServerError, headers: headers,
-                body: .init(byteBuffer: ByteBuffer(string: "<p>This page could not be shown.</p>")))
+                status: .internalServerError,
+                headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: "<p>This page could not be shown.</p>"))
+            )
         }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
@@ -37,7 +44,10 @@ struct PageRenderer: Sendable {
     /// A page that says something is done, with a link onwards.
     func done(heading: String, message: String, link: (text: String, target: String)? = nil) -> Response {
         var values: [String: Any] = ["title": heading, "heading": heading, "message": message]
-        if let link { values["linkText"] = link.text; values["linkTarget"] = link.target }
+        if let link {
+            values["linkText"] = link.text
+            values["linkTarget"] = link.target
+        }
         return page("done", values)
     }
 

@@ -53,8 +53,12 @@ struct PictureService: Sendable {
         if let stored = try await store.metadata(userID: user.id) {
             return PictureInfo(url: "\(address)?v=\(stored.updatedAt)", width: stored.width, height: stored.height, isSilhouette: false)
         }
-        return PictureInfo(url: "\(address)?size=\(size.side)", width: size.side, height: size.side,
-            isSilhouette: AvatarRenderer.initials(of: user) == nil)
+        return PictureInfo(
+            url: "\(address)?size=\(size.side)",
+            width: size.side,
+            height: size.side,
+            isSilhouette: AvatarRenderer.initials(of: user) == nil
+        )
     }
 
     /// The image bytes behind a picture URL: the uploaded picture, or one drawn for the person.

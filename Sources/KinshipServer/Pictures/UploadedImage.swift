@@ -44,7 +44,10 @@ struct UploadedImage: Sendable, Equatable {
         while index + 9 < bytes.count {
             guard bytes[index] == 0xFF else { throw .unreadable("a JPEG marker was expected at byte \(index)") }
             let marker = bytes[index + 1]
-            if marker == 0xFF { index += 1; continue }
+            if marker == 0xFF {
+                index += 1
+                continue
+            }
             let length = integer(bytes[(index + 2)..<(index + 4)])
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                 return (integer(bytes[(index + 7)..<(index + 9)]), integer(bytes[(index + 5)..<(index + 7)]))

@@ -25,16 +25,21 @@ struct PasswordLogin: Sendable {
 
         /// The password was right, but an administrator suspended the account.
         static let suspended = Refusal(
-            message: "This account is suspended, so it cannot log in. Ask the people who run this platform.", status: .forbidden,
-            retryAfter: nil)
+            message: "This account is suspended, so it cannot log in. Ask the people who run this platform.",
+            status: .forbidden,
+            retryAfter: nil
+        )
 
         /// A logged-in person's password, asked for again before a change, is not right.
         static let wrongCurrentPassword = Refusal(message: "That is not your current password.", status: .unauthorized, retryAfter: nil)
 
         static func throttled(retryAfter seconds: Int) -> Refusal {
             let minutes = (seconds + 59) / 60
-            return Refusal(message: "Too many failed attempts. Try again in \(minutes == 1 ? "1 minute" : "\(minutes) minutes").",
-                status: .tooManyRequests, retryAfter: seconds)
+            return Refusal(
+                message: "Too many failed attempts. Try again in \(minutes == 1 ? "1 minute" : "\(minutes) minutes").",
+                status: .tooManyRequests,
+                retryAfter: seconds
+            )
         }
 
         /// The form page with the `Retry-After` header a throttled attempt carries.

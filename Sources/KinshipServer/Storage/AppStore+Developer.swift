@@ -83,9 +83,11 @@ extension AppStore {
     /// callbacks go with it in one transaction, so every token stops at once.
     /// - Returns: whether there was such an app.
     public func delete(appID: String) async throws -> Bool {
-        try await generation.changing { try await database.write { sql in
-            try await sql.raw("DELETE FROM apps WHERE id = \(bind: appID) RETURNING id").first() != nil
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                try await sql.raw("DELETE FROM apps WHERE id = \(bind: appID) RETURNING id").first() != nil
+            }
+        }
     }
 
     /// How many people have the app now (logins not removed).

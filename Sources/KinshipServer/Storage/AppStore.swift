@@ -16,14 +16,27 @@ public struct AppStore: Sendable {
     ///   - mayPublish: whether it may ask for `publish_actions`.
     ///   - mayChat: whether it may ask for `xmpp_login`.
     public func create(
-        name: String, redirectURIs: [String], isConfidential: Bool, ownerID: String? = nil, mayPublish: Bool = true, mayChat: Bool = true
+        name: String,
+        redirectURIs: [String],
+        isConfidential: Bool,
+        ownerID: String? = nil,
+        mayPublish: Bool = true,
+        mayChat: Bool = true
     ) async throws -> (app: AppRecord, secret: String) {
         let name = try Self.checkedName(name)
         let uris = try Self.checkedRedirectURIs(redirectURIs)
         let secret = Secrets.generate(byteCount: 24)
         let app = AppRecord(
-            id: Secrets.numericID(), name: name, isConfidential: isConfidential, redirectURIs: uris,
-            secretHash: Secrets.hash(secret), createdAt: clock.now, ownerID: ownerID, mayPublish: mayPublish, mayChat: mayChat)
+            id: Secrets.numericID(),
+            name: name,
+            isConfidential: isConfidential,
+            redirectURIs: uris,
+            secretHash: Secrets.hash(secret),
+            createdAt: clock.now,
+            ownerID: ownerID,
+            mayPublish: mayPublish,
+            mayChat: mayChat
+        )
         try await database.write { sql in
             try await sql.raw(
                 """
@@ -97,7 +110,8 @@ public struct AppStore: Sendable {
             var urisByApp: [String: [String]] = [:]
             for row in uriRows {
                 urisByApp[try row.decode(column: "app_id", as: String.self), default: []].append(
-                    try row.decode(column: "uri", as: String.self))
+                    try row.decode(column: "uri", as: String.self)
+                )
             }
             return rows.map { AppRecord($0, redirectURIs: urisByApp[$0.id] ?? []) }
         }
@@ -107,11 +121,21 @@ public struct AppStore: Sendable {
 extension AppRecord {
     init(_ row: AppRow, redirectURIs: [String]) {
         self.init(
-            id: row.id, name: row.name, isConfidential: row.isConfidential != 0, redirectURIs: redirectURIs,
-            secretHash: row.secretHash, createdAt: row.createdAt, deauthorizeCallbackURL: row.deauthorizeCallbackUrl,
-            dataDeletionCallbackURL: row.dataDeletionCallbackUrl, sealedSigningSecret: row.sealedSigningSecret, ownerID: row.ownerId,
-            mayPublish: row.mayPublish != 0, mayChat: row.mayChat != 0, previousSecretHash: row.previousSecretHash,
-            previousSecretExpiresAt: row.previousSecretExpiresAt)
+            id: row.id,
+            name: row.name,
+            isConfidential: row.isConfidential != 0,
+            redirectURIs: redirectURIs,
+            secretHash: row.secretHash,
+            createdAt: row.createdAt,
+            deauthorizeCallbackURL: row.deauthorizeCallbackUrl,
+            dataDeletionCallbackURL: row.dataDeletionCallbackUrl,
+            sealedSigningSecret: row.sealedSigningSecret,
+            ownerID: row.ownerId,
+            mayPublish: row.mayPublish != 0,
+            mayChat: row.mayChat != 0,
+            previousSecretHash: row.previousSecretHash,
+            previousSecretExpiresAt: row.previousSecretExpiresAt
+        )
     }
 }
 

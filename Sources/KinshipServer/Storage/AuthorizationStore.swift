@@ -49,33 +49,39 @@ struct AuthorizationStore: Sendable {
     /// Records what the person chose on the consent page: creates their login to the app if they
     /// have none, and sets each listed permission's status. `public_profile` is always granted.
     func recordConsent(
-        userID: String, appID: String, granted: Set<Permission>, declined: Set<Permission>
+        userID: String,
+        appID: String,
+        granted: Set<Permission>,
+        declined: Set<Permission>
     ) async throws -> Authorization {
         let now = clock.now
-        let authorizationID = try await generation.changing { try await database.write { sql -> String in
-            try await sql.serialize(on: ["login of \(userID) to \(appID)"])
-            let existing = try await sql.raw(
-                "SELECT id FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
-            ).first(decodingColumn: "id", as: String.self)
-            let id = existing ?? Secrets.generate(byteCount: 16)
-            if existing == nil {
-                try await sql.raw(
-                    "INSERT INTO authorizations (id, user_id, app_id, created_at) VALUES (\(bind: id), \(bind: userID), \(bind: appID), \(bind: now))"
-                ).run()
+        let authorizationID = try await generation.changing {
+            try await database.write { sql -> String in
+                try await sql.serialize(on: ["login of \(userID) to \(appID)"])
+                let existing = try await sql.raw(
+                    "SELECT id FROM authorizations WHERE user_id = \(bind: userID) AND app_id = \(bind: appID) AND revoked_at IS NULL"
+                ).first(decodingColumn: "id", as: String.self)
+                let id = existing ?? Secrets.generate(byteCount: 16)
+                if existing == nil {
+                    try await sql.raw(
+                        "INSERT INTO authorizations (id, user_id, app_id, created_at) VALUES (\(bind: id), \(bind: userID), \(bind: appID), \(bind: now))"
+                    ).run()
+                }
+                let statuses =
+                    granted.union([.publicProfile]).map { ($0, Authorization.Status.granted) }
+                    + declined.subtracting(granted).subtracting([.publicProfile]).map { ($0, Authorization.Status.declined) }
+                for (permission, status) in statuses {
+                    try await sql.raw(
+                        """
+                        INSERT INTO authorization_permissions (authorization_id, permission, status, updated_at)
+                        VALUES (\(bind: id), \(bind: permission.rawValue), \(bind: status.rawValue), \(bind: now))
+                        ON CONFLICT (authorization_id, permission) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
+                        """
+                    ).run()
+                }
+                return id
             }
-            let statuses = granted.union([.publicProfile]).map { ($0, Authorization.Status.granted) }
-                + declined.subtracting(granted).subtracting([.publicProfile]).map { ($0, Authorization.Status.declined) }
-            for (permission, status) in statuses {
-                try await sql.raw(
-                    """
-                    INSERT INTO authorization_permissions (authorization_id, permission, status, updated_at)
-                    VALUES (\(bind: id), \(bind: permission.rawValue), \(bind: status.rawValue), \(bind: now))
-                    ON CONFLICT (authorization_id, permission) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
-                    """
-                ).run()
-            }
-            return id
-        } }
+        }
         guard let authorization = try await find(id: authorizationID) else {
             throw StorageError.vanished("authorization \(authorizationID)")
         }
@@ -86,14 +92,16 @@ struct AuthorizationStore: Sendable {
     /// only with `auth_type=rerequest`.
     func revoke(_ permission: Permission, in authorizationID: String) async throws {
         let now = clock.now
-        try await generation.changing { try await database.write { sql in
-            try await sql.raw(
-                """
-                UPDATE authorization_permissions SET status = \(bind: Authorization.Status.declined.rawValue), updated_at = \(bind: now)
-                WHERE authorization_id = \(bind: authorizationID) AND permission = \(bind: permission.rawValue)
-                """
-            ).run()
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                try await sql.raw(
+                    """
+                    UPDATE authorization_permissions SET status = \(bind: Authorization.Status.declined.rawValue), updated_at = \(bind: now)
+                    WHERE authorization_id = \(bind: authorizationID) AND permission = \(bind: permission.rawValue)
+                    """
+                ).run()
+            }
+        }
     }
 
     /// Ends a login: every token of it fails from now on, and the next login starts afresh.
@@ -103,19 +111,25 @@ struct AuthorizationStore: Sendable {
     ///   the app itself ended the login.
     func revokeAll(_ authorizationID: String, notifyingApp: Bool) async throws {
         let now = clock.now
-        try await generation.changing { try await database.write { sql in
-            guard
-                let row = try await sql.raw(
-                    """
-                    UPDATE authorizations SET revoked_at = \(bind: now) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL
-                    RETURNING user_id, app_id
-                    """
-                ).first(), notifyingApp
-            else { return }
-            try await CallbackOutbox.enqueue(
-                .deauthorize, appID: try row.decode(column: "app_id", as: String.self),
-                userID: try row.decode(column: "user_id", as: String.self), now: now, sql)
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                guard
+                    let row = try await sql.raw(
+                        """
+                        UPDATE authorizations SET revoked_at = \(bind: now) WHERE id = \(bind: authorizationID) AND revoked_at IS NULL
+                        RETURNING user_id, app_id
+                        """
+                    ).first(), notifyingApp
+                else { return }
+                try await CallbackOutbox.enqueue(
+                    .deauthorize,
+                    appID: try row.decode(column: "app_id", as: String.self),
+                    userID: try row.decode(column: "user_id", as: String.self),
+                    now: now,
+                    sql
+                )
+            }
+        }
     }
 
     static func permissions(of authorizationID: String, _ sql: any SQLDatabase) async throws -> Authorization.Statuses {
@@ -131,8 +145,13 @@ struct AuthorizationStore: Sendable {
 
     private static func load(_ row: AuthorizationRow, _ sql: any SQLDatabase) async throws -> Authorization {
         Authorization(
-            id: row.id, userID: row.userId, appID: row.appId, createdAt: row.createdAt, revokedAt: row.revokedAt,
-            permissions: try await permissions(of: row.id, sql))
+            id: row.id,
+            userID: row.userId,
+            appID: row.appId,
+            createdAt: row.createdAt,
+            revokedAt: row.revokedAt,
+            permissions: try await permissions(of: row.id, sql)
+        )
     }
 }
 

@@ -41,7 +41,8 @@ struct BrowserSessionStore: Sendable {
         let createdAt: Int
 
         enum CodingKeys: String, CodingKey {
-            case userID = "user_id", createdAt = "created_at"
+            case userID = "user_id"
+            case createdAt = "created_at"
         }
     }
 
@@ -64,7 +65,10 @@ struct BrowserSessionStore: Sendable {
         let userAgent: String?
 
         enum CodingKeys: String, CodingKey {
-            case idHash = "id_hash", createdAt = "created_at", clientAddress = "client_address", userAgent = "user_agent"
+            case idHash = "id_hash"
+            case createdAt = "created_at"
+            case clientAddress = "client_address"
+            case userAgent = "user_agent"
         }
     }
 

@@ -101,7 +101,12 @@ public struct CallbackOutbox: Sendable {
 
     /// Records that the app's server took the callback (a 2xx answer).
     func recordDelivered(
-        _ delivery: CallbackDelivery, worker: String, status: Int, note: String?, statusURL: String?, confirmationCode: String?
+        _ delivery: CallbackDelivery,
+        worker: String,
+        status: Int,
+        note: String?,
+        statusURL: String?,
+        confirmationCode: String?
     ) async throws {
         let now = clock.now
         try await database.write { sql in

@@ -16,16 +16,18 @@ struct ChatLogins: Sendable {
         guard !tokenHashes.isEmpty else { return [] }
         precondition(tokenHashes.count <= Self.batchLimit, "at most \(Self.batchLimit) chat logins per question")
         return try await database.read { sql in
-            Set(try await sql.raw(
-                """
-                SELECT t.token_hash FROM access_tokens t
-                JOIN authorizations a ON a.id = t.authorization_id
-                JOIN users u ON u.id = t.user_id
-                JOIN authorization_permissions p ON p.authorization_id = a.id AND p.permission = 'xmpp_login' AND p.status = 'granted'
-                WHERE t.token_hash IN (\(binds: tokenHashes)) AND t.revoked_at IS NULL AND a.revoked_at IS NULL
-                    AND u.suspended_at IS NULL AND u.password_changed_at <= t.issued_at
-                """
-            ).all(decodingColumn: "token_hash", as: String.self))
+            Set(
+                try await sql.raw(
+                    """
+                    SELECT t.token_hash FROM access_tokens t
+                    JOIN authorizations a ON a.id = t.authorization_id
+                    JOIN users u ON u.id = t.user_id
+                    JOIN authorization_permissions p ON p.authorization_id = a.id AND p.permission = 'xmpp_login' AND p.status = 'granted'
+                    WHERE t.token_hash IN (\(binds: tokenHashes)) AND t.revoked_at IS NULL AND a.revoked_at IS NULL
+                        AND u.suspended_at IS NULL AND u.password_changed_at <= t.issued_at
+                    """
+                ).all(decodingColumn: "token_hash", as: String.self)
+            )
         }
     }
 }

@@ -40,7 +40,11 @@ struct CodeStore: Sendable {
 
     /// Issues a code and returns it; the database keeps only its hash.
     func issue(
-        authorization: Authorization, redirectURI: String, codeChallenge: String?, login: CodeLogin, lifetime: Int
+        authorization: Authorization,
+        redirectURI: String,
+        codeChallenge: String?,
+        login: CodeLogin,
+        lifetime: Int
     ) async throws -> String {
         let code = Secrets.generate(prefix: "kac_")
         let now = clock.now

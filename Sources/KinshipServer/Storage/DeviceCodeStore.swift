@@ -146,7 +146,10 @@ struct DeviceCodeStore: Sendable {
 
     /// Moves a code from `from` to `to`; `false` when it was no longer in `from`.
     private static func move(
-        _ deviceCodeHash: String, from: DeviceCodeRecord.Status, to: DeviceCodeRecord.Status, in sql: any SQLDatabase
+        _ deviceCodeHash: String,
+        from: DeviceCodeRecord.Status,
+        to: DeviceCodeRecord.Status,
+        in sql: any SQLDatabase
     ) async throws -> Bool {
         try await sql.raw(
             """

@@ -37,15 +37,21 @@ extension FriendStore {
     /// before a cursor. Paging by the last name seen (not by offset) keeps pages stable while
     /// friendships change: nobody is listed twice or skipped.
     func friendsUsingApp(
-        of userID: String, appID: String, after: FriendCursor?, before: FriendCursor?, limit: Int
+        of userID: String,
+        appID: String,
+        after: FriendCursor?,
+        before: FriendCursor?,
+        limit: Int
     ) async throws -> FriendPage {
         let name = database.engine == .postgres ? #"u.name COLLATE "C""# : "u.name"
-        @Sendable func query(_ sql: any SQLDatabase, _ cursor: FriendCursor?, forward: Bool, limit: Int, select: String) async throws -> [any SQLRow] {
+        @Sendable func query(_ sql: any SQLDatabase, _ cursor: FriendCursor?, forward: Bool, limit: Int, select: String) async throws -> [any SQLRow]
+        {
             let comparison = forward ? ">" : "<"
             let direction = forward ? "ASC" : "DESC"
-            let position: SQLQueryString = cursor.map {
-                " AND (\(unsafeRaw: name) \(unsafeRaw: comparison) \(bind: $0.name) OR (u.name = \(bind: $0.name) AND u.id \(unsafeRaw: comparison) \(bind: $0.id)))"
-            } ?? ""
+            let position: SQLQueryString =
+                cursor.map {
+                    " AND (\(unsafeRaw: name) \(unsafeRaw: comparison) \(bind: $0.name) OR (u.name = \(bind: $0.name) AND u.id \(unsafeRaw: comparison) \(bind: $0.id)))"
+                } ?? ""
             return try await sql.raw(
                 """
                 SELECT \(unsafeRaw: select) FROM friendships f JOIN users u ON u.id = f.friend_id

@@ -72,9 +72,11 @@ extension FriendStore {
     public func dropRequest(from fromUserID: String, to toUserID: String) async throws {
         let now = clock.now
         let dropped = try await database.write { sql in
-            guard try await sql.raw(
-                "DELETE FROM friend_requests WHERE from_user_id = \(bind: fromUserID) AND to_user_id = \(bind: toUserID) RETURNING created_at"
-            ).first() != nil else { return false }
+            guard
+                try await sql.raw(
+                    "DELETE FROM friend_requests WHERE from_user_id = \(bind: fromUserID) AND to_user_id = \(bind: toUserID) RETURNING created_at"
+                ).first() != nil
+            else { return false }
             try await ChatRosterChanges.record([fromUserID, toUserID], now: now, sql)
             return true
         }

@@ -28,11 +28,14 @@ struct Migrator {
                 try await sql.raw("SELECT pg_advisory_xact_lock(7428190)").run()
             }
             let applied = Set(
-                try await sql.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int.self))
+                try await sql.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int.self)
+            )
             var newlyApplied: [Int] = []
             for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
                 logger.info(
-                    "Applying schema migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                    "Applying schema migration",
+                    metadata: ["version": "\(migration.version)", "name": "\(migration.name)"]
+                )
                 for statement in migration.statements(for: engine) {
                     try await sql.raw(SQLQueryString(statement)).run()
                 }

@@ -16,9 +16,18 @@ public struct NewUser: Sendable {
     public var location: String?
 
     public init(
-        name: String, email: String, password: String, username: String? = nil, firstName: String? = nil,
-        middleName: String? = nil, lastName: String? = nil, gender: String? = nil, locale: String? = nil,
-        birthday: String? = nil, hometown: String? = nil, location: String? = nil
+        name: String,
+        email: String,
+        password: String,
+        username: String? = nil,
+        firstName: String? = nil,
+        middleName: String? = nil,
+        lastName: String? = nil,
+        gender: String? = nil,
+        locale: String? = nil,
+        birthday: String? = nil,
+        hometown: String? = nil,
+        location: String? = nil
     ) {
         self.name = name
         self.email = email
@@ -59,7 +68,12 @@ public struct NewUser: Sendable {
             throw .invalid("The locale \"\(locale)\" is not of the form en or en_GB.")
         }
         try Self.checkProfile(
-            name: user.name, birthday: user.birthday, gender: user.gender, hometown: user.hometown, location: user.location)
+            name: user.name,
+            birthday: user.birthday,
+            gender: user.gender,
+            hometown: user.hometown,
+            location: user.location
+        )
         if user.firstName == nil, user.lastName == nil, user.middleName == nil {
             (user.firstName, user.middleName, user.lastName) = Self.nameParts(of: user.name)
         }
@@ -70,7 +84,8 @@ public struct NewUser: Sendable {
     static func checkPassword(_ password: String) throws(AccountError) {
         guard password.count >= passwordBytes.lowerBound, passwordBytes.contains(password.utf8.count) else {
             throw .invalid(
-                "The password must be \(passwordBytes.lowerBound) to \(passwordBytes.upperBound) bytes long (bcrypt reads no further).")
+                "The password must be \(passwordBytes.lowerBound) to \(passwordBytes.upperBound) bytes long (bcrypt reads no further)."
+            )
         }
     }
 
@@ -78,13 +93,19 @@ public struct NewUser: Sendable {
     /// one word is a first name only.
     static func nameParts(of name: String) -> (first: String?, middle: String?, last: String?) {
         let words = name.split(whereSeparator: \.isWhitespace).map(String.init)
-        return (words.first, words.count > 2 ? words.dropFirst().dropLast().joined(separator: " ") : nil,
-            words.count > 1 ? words.last : nil)
+        return (
+            words.first, words.count > 2 ? words.dropFirst().dropLast().joined(separator: " ") : nil,
+            words.count > 1 ? words.last : nil
+        )
     }
 
     /// The rules for the fields a person can also change later on their profile page.
     static func checkProfile(
-        name: String, birthday: String?, gender: String?, hometown: String?, location: String?
+        name: String,
+        birthday: String?,
+        gender: String?,
+        hometown: String?,
+        location: String?
     ) throws(AccountError) {
         guard !name.isEmpty, name.count <= 100 else {
             throw .invalid("The name must be 1 to 100 characters.")

@@ -47,18 +47,20 @@ struct PasswordResetStore: Sendable {
         try NewUser.checkPassword(newPassword)
         let newHash = try await passwords.hash(newPassword)
         let now = clock.now
-        return try await generation.changing { try await database.write { sql in
-            guard
-                let userID = try await sql.raw(
-                    """
-                    UPDATE password_resets SET used_at = \(bind: now)
-                    WHERE token_hash = \(bind: Secrets.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
-                    RETURNING user_id
-                    """
-                ).first(decodingColumn: "user_id", as: String.self)
-            else { return nil }
-            try await UserStore.resetPassword(of: userID, toHash: newHash, now: now, sql)
-            return userID
-        } }
+        return try await generation.changing {
+            try await database.write { sql in
+                guard
+                    let userID = try await sql.raw(
+                        """
+                        UPDATE password_resets SET used_at = \(bind: now)
+                        WHERE token_hash = \(bind: Secrets.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
+                        RETURNING user_id
+                        """
+                    ).first(decodingColumn: "user_id", as: String.self)
+                else { return nil }
+                try await UserStore.resetPassword(of: userID, toHash: newHash, now: now, sql)
+                return userID
+            }
+        }
     }
 }

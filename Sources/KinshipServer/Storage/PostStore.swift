@@ -31,8 +31,14 @@ struct PostStore: Sendable {
             ).first(decoding: PostRecord.self, with: .snakeCase)
             if latest?.message == message { throw Refusal.duplicate }
             let post = PostRecord(
-                id: Secrets.numericID(), userId: userID, appId: appID, message: message, link: link, createdAt: now,
-                sequence: (latest?.sequence ?? 0) + 1)
+                id: Secrets.numericID(),
+                userId: userID,
+                appId: appID,
+                message: message,
+                link: link,
+                createdAt: now,
+                sequence: (latest?.sequence ?? 0) + 1
+            )
             try await sql.raw(
                 """
                 INSERT INTO posts (id, user_id, app_id, message, link, created_at, sequence)

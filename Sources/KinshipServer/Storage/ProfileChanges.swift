@@ -16,8 +16,13 @@ struct ProfileChanges: Sendable, Equatable {
     var findableByEmail: Bool
 
     init(
-        name: String, firstName: String? = nil, lastName: String? = nil, birthday: String? = nil, hometown: String? = nil,
-        location: String? = nil, findableByEmail: Bool = false
+        name: String,
+        firstName: String? = nil,
+        lastName: String? = nil,
+        birthday: String? = nil,
+        hometown: String? = nil,
+        location: String? = nil,
+        findableByEmail: Bool = false
     ) {
         self.name = name
         self.firstName = firstName
@@ -44,11 +49,21 @@ struct ProfileChanges: Sendable, Equatable {
             return trimmed.isEmpty ? nil : trimmed
         }
         var changes = ProfileChanges(
-            name: name.trimmingCharacters(in: .whitespacesAndNewlines), firstName: cleaned(firstName),
-            lastName: cleaned(lastName), birthday: cleaned(birthday), hometown: cleaned(hometown), location: cleaned(location),
-            findableByEmail: findableByEmail)
+            name: name.trimmingCharacters(in: .whitespacesAndNewlines),
+            firstName: cleaned(firstName),
+            lastName: cleaned(lastName),
+            birthday: cleaned(birthday),
+            hometown: cleaned(hometown),
+            location: cleaned(location),
+            findableByEmail: findableByEmail
+        )
         try NewUser.checkProfile(
-            name: changes.name, birthday: changes.birthday, gender: nil, hometown: changes.hometown, location: changes.location)
+            name: changes.name,
+            birthday: changes.birthday,
+            gender: nil,
+            hometown: changes.hometown,
+            location: changes.location
+        )
         for (label, part) in [("first name", changes.firstName), ("last name", changes.lastName)] {
             if let part, part.count > 100 { throw .invalid("The \(label) must be at most 100 characters.") }
         }
@@ -67,20 +82,23 @@ extension UserStore {
     func update(_ userID: String, with changes: ProfileChanges) async throws -> UserRecord {
         let changes = try changes.normalized()
         let now = clock.now
-        try await generation.changing { try await database.write { sql in
-            let renamed = try await sql.raw("SELECT name FROM users WHERE id = \(bind: userID)")
-                .first(decodingColumn: "name", as: String.self) != changes.name
-            try await sql.raw(
-                """
-                UPDATE users SET name = \(bind: changes.name), first_name = \(bind: changes.firstName),
-                    last_name = \(bind: changes.lastName), middle_name = \(bind: changes.middleName), birthday = \(bind: changes.birthday),
-                    hometown = \(bind: changes.hometown), location = \(bind: changes.location),
-                    findable_by_email = \(bind: changes.findableByEmail ? 1 : 0)
-                WHERE id = \(bind: userID)
-                """
-            ).run()
-            if renamed { try await ChatRosterChanges.record(try await ChatRosterChanges.contacts(of: userID, sql), now: now, sql) }
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                let renamed =
+                    try await sql.raw("SELECT name FROM users WHERE id = \(bind: userID)")
+                    .first(decodingColumn: "name", as: String.self) != changes.name
+                try await sql.raw(
+                    """
+                    UPDATE users SET name = \(bind: changes.name), first_name = \(bind: changes.firstName),
+                        last_name = \(bind: changes.lastName), middle_name = \(bind: changes.middleName), birthday = \(bind: changes.birthday),
+                        hometown = \(bind: changes.hometown), location = \(bind: changes.location),
+                        findable_by_email = \(bind: changes.findableByEmail ? 1 : 0)
+                    WHERE id = \(bind: userID)
+                    """
+                ).run()
+                if renamed { try await ChatRosterChanges.record(try await ChatRosterChanges.contacts(of: userID, sql), now: now, sql) }
+            }
+        }
         guard let user = try await find(id: userID) else { throw AccountError.unknownUser(userID) }
         return user
     }

@@ -20,13 +20,14 @@ struct RateLimitStore: Sendable {
         let now = clock.now
         let windowStart = now - now % windowSeconds
         let hits = try await database.write { sql in
-            let hits = try await sql.raw(
-                """
-                INSERT INTO rate_counters (subject, window_start, hits) VALUES (\(bind: subject), \(bind: windowStart), 1)
-                ON CONFLICT (subject, window_start) DO UPDATE SET hits = rate_counters.hits + 1
-                RETURNING hits
-                """
-            ).first(decodingColumn: "hits", as: Int.self) ?? 1
+            let hits =
+                try await sql.raw(
+                    """
+                    INSERT INTO rate_counters (subject, window_start, hits) VALUES (\(bind: subject), \(bind: windowStart), 1)
+                    ON CONFLICT (subject, window_start) DO UPDATE SET hits = rate_counters.hits + 1
+                    RETURNING hits
+                    """
+                ).first(decodingColumn: "hits", as: Int.self) ?? 1
             if hits == 1 {
                 try await sql.raw("DELETE FROM rate_counters WHERE window_start < \(bind: now - Self.retentionSeconds)").run()
             }

@@ -75,12 +75,22 @@ struct RedemptionStore: Sendable {
             if request.refreshes {
                 let pair = try await RefreshTokenStore.startFamily(
                     .init(authorization: authorization, requestedScope: request.login.requested, authTime: request.login.authTime),
-                    codeHash: request.grant.hash, lifetimes: request.lifetimes, now: now, in: sql)
+                    codeHash: request.grant.hash,
+                    lifetimes: request.lifetimes,
+                    now: now,
+                    in: sql
+                )
                 return .redeemed(
-                    .init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person))
+                    .init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person)
+                )
             }
             let (accessToken, record) = AccessTokenRecord.make(
-                for: authorization, lifetime: .short, seconds: request.lifetimes.accessToken, codeHash: request.grant.hash, now: now)
+                for: authorization,
+                lifetime: .short,
+                seconds: request.lifetimes.accessToken,
+                codeHash: request.grant.hash,
+                now: now
+            )
             try await record.insert(into: sql, refreshFamily: nil)
             return .redeemed(.init(authorization: authorization, accessToken: accessToken, refreshToken: nil, person: person))
         }

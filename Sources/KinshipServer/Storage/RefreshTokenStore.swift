@@ -52,7 +52,13 @@ struct RefreshTokenStore: Sendable {
 
     /// Starts a family for a login, in the caller's write transaction: its first access token
     /// (from the code `codeHash`) and refresh token.
-    static func startFamily(_ login: Login, codeHash: String, lifetimes: Lifetimes, now: Int, in sql: any SQLDatabase) async throws
+    static func startFamily(
+        _ login: Login,
+        codeHash: String,
+        lifetimes: Lifetimes,
+        now: Int,
+        in sql: any SQLDatabase
+    ) async throws
         -> TokenPair
     {
         try await insertPair(family: Secrets.generate(byteCount: 16), login, codeHash: codeHash, lifetimes, now: now, sql)
@@ -79,10 +85,20 @@ struct RefreshTokenStore: Sendable {
     }
 
     private static func insertPair(
-        family: String, _ login: Login, codeHash: String?, _ lifetimes: Lifetimes, now: Int, _ sql: any SQLDatabase
+        family: String,
+        _ login: Login,
+        codeHash: String?,
+        _ lifetimes: Lifetimes,
+        now: Int,
+        _ sql: any SQLDatabase
     ) async throws -> TokenPair {
         let (accessToken, record) = AccessTokenRecord.make(
-            for: login.authorization, lifetime: .short, seconds: lifetimes.accessToken, codeHash: codeHash, now: now)
+            for: login.authorization,
+            lifetime: .short,
+            seconds: lifetimes.accessToken,
+            codeHash: codeHash,
+            now: now
+        )
         try await record.insert(into: sql, refreshFamily: family)
         let refreshToken = Secrets.generate(prefix: "krt_")
         let authorization = login.authorization
@@ -114,12 +130,14 @@ struct RefreshTokenStore: Sendable {
     /// Revokes every refresh token of a family and every access token issued with them.
     func revokeFamily(_ family: String) async throws {
         let now = clock.now
-        try await generation.changing { try await database.write { sql in
-            try await sql.raw("UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: family) AND revoked_at IS NULL")
-                .run()
-            try await sql.raw(
-                "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE refresh_family_id = \(bind: family) AND revoked_at IS NULL"
-            ).run()
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                try await sql.raw("UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: family) AND revoked_at IS NULL")
+                    .run()
+                try await sql.raw(
+                    "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE refresh_family_id = \(bind: family) AND revoked_at IS NULL"
+                ).run()
+            }
+        }
     }
 }

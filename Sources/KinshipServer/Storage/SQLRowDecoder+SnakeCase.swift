@@ -6,9 +6,11 @@ extension SQLRowDecoder {
     /// `.convertFromSnakeCase` maps them, with each property's column name worked out once and
     /// remembered: SQLKit's strategy works it out again, Character by Character, for every column
     /// of every row read (a visible share of a token exchange's CPU in the profile).
-    static let snakeCase = SQLRowDecoder(keyDecodingStrategy: .custom { path in
-        SnakeCaseColumn(stringValue: SnakeCaseColumn.name(of: path.last?.stringValue ?? ""))
-    })
+    static let snakeCase = SQLRowDecoder(
+        keyDecodingStrategy: .custom { path in
+            SnakeCaseColumn(stringValue: SnakeCaseColumn.name(of: path.last?.stringValue ?? ""))
+        }
+    )
 }
 
 /// A column name in snake_case, as the decoder looks it up.

@@ -21,21 +21,38 @@ struct AccessTokenRecord: Decodable, Sendable {
     /// Column names, so rows decode without converting every key's case on the hot path.
     enum CodingKeys: String, CodingKey {
         case lifetime
-        case tokenHash = "token_hash", authorizationId = "authorization_id", appId = "app_id", userId = "user_id"
-        case codeHash = "code_hash", issuedAt = "issued_at", expiresAt = "expires_at", revokedAt = "revoked_at"
+        case tokenHash = "token_hash"
+        case authorizationId = "authorization_id"
+        case appId = "app_id"
+        case userId = "user_id"
+        case codeHash = "code_hash"
+        case issuedAt = "issued_at"
+        case expiresAt = "expires_at"
+        case revokedAt = "revoked_at"
     }
 }
 
 extension AccessTokenRecord {
     /// A new token for a login and the record that keeps only its hash.
     static func make(
-        for authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?, now: Int
+        for authorization: Authorization,
+        lifetime: TokenLifetime,
+        seconds: Int,
+        codeHash: String?,
+        now: Int
     ) -> (token: String, record: AccessTokenRecord) {
         let token = Secrets.generate(prefix: "kat_")
         let record = AccessTokenRecord(
-            tokenHash: Secrets.hash(token), authorizationId: authorization.id, appId: authorization.appID,
-            userId: authorization.userID, lifetime: lifetime.rawValue, codeHash: codeHash, issuedAt: now,
-            expiresAt: now + seconds, revokedAt: nil)
+            tokenHash: Secrets.hash(token),
+            authorizationId: authorization.id,
+            appId: authorization.appID,
+            userId: authorization.userID,
+            lifetime: lifetime.rawValue,
+            codeHash: codeHash,
+            issuedAt: now,
+            expiresAt: now + seconds,
+            revokedAt: nil
+        )
         return (token, record)
     }
 
@@ -61,10 +78,18 @@ struct TokenStore: Sendable {
 
     /// Issues a token for a login; returns the token (shown once) and its record.
     func issue(
-        authorization: Authorization, lifetime: TokenLifetime, seconds: Int, codeHash: String?
+        authorization: Authorization,
+        lifetime: TokenLifetime,
+        seconds: Int,
+        codeHash: String?
     ) async throws -> (token: String, record: AccessTokenRecord) {
         let (token, record) = AccessTokenRecord.make(
-            for: authorization, lifetime: lifetime, seconds: seconds, codeHash: codeHash, now: clock.now)
+            for: authorization,
+            lifetime: lifetime,
+            seconds: seconds,
+            codeHash: codeHash,
+            now: clock.now
+        )
         try await database.write { sql in try await record.insert(into: sql, refreshFamily: nil) }
         return (token, record)
     }
@@ -80,20 +105,24 @@ struct TokenStore: Sendable {
     /// Revokes one token.
     func revoke(tokenHash: String) async throws {
         let now = clock.now
-        try await generation.changing { try await database.write { sql in
-            try await sql.raw(
-                "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL"
-            ).run()
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                try await sql.raw(
+                    "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL"
+                ).run()
+            }
+        }
     }
 
     /// Revokes every token that came from one authorization code (used when the code is replayed).
     func revokeTokens(issuedFromCodeHash codeHash: String) async throws {
         let now = clock.now
-        try await generation.changing { try await database.write { sql in
-            try await sql.raw(
-                "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
-            ).run()
-        } }
+        try await generation.changing {
+            try await database.write { sql in
+                try await sql.raw(
+                    "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
+                ).run()
+            }
+        }
     }
 }

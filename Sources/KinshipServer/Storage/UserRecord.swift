@@ -33,8 +33,14 @@ public struct UserRecord: Codable, Sendable, Equatable {
     /// Column names, so rows decode without converting every key's case on the hot path.
     enum CodingKeys: String, CodingKey {
         case id, name, username, email, gender, locale, birthday, hometown, location
-        case firstName = "first_name", middleName = "middle_name", lastName = "last_name", passwordHash = "password_hash"
-        case passwordChangedAt = "password_changed_at", createdAt = "created_at", findableByEmail = "findable_by_email"
-        case adminFlag = "is_admin", suspendedAt = "suspended_at"
+        case firstName = "first_name"
+        case middleName = "middle_name"
+        case lastName = "last_name"
+        case passwordHash = "password_hash"
+        case passwordChangedAt = "password_changed_at"
+        case createdAt = "created_at"
+        case findableByEmail = "findable_by_email"
+        case adminFlag = "is_admin"
+        case suspendedAt = "suspended_at"
     }
 }

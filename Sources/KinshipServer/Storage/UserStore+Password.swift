@@ -15,18 +15,20 @@ extension UserStore {
         try NewUser.checkPassword(new)
         let newHash = try await passwords.hash(new)
         let now = clock.now
-        return try await generation.changing { try await database.write { sql in
-            guard
-                try await sql.raw(
-                    """
-                    UPDATE users SET password_hash = \(bind: newHash), password_changed_at = \(bind: now)
-                    WHERE id = \(bind: user.id) AND password_hash = \(bind: user.passwordHash) RETURNING id
-                    """
-                ).first() != nil
-            else { return false }
-            try await Self.endSignIns(of: user.id, keepingSessionHash: Secrets.hash(keepingSession), now: now, sql)
-            return true
-        } }
+        return try await generation.changing {
+            try await database.write { sql in
+                guard
+                    try await sql.raw(
+                        """
+                        UPDATE users SET password_hash = \(bind: newHash), password_changed_at = \(bind: now)
+                        WHERE id = \(bind: user.id) AND password_hash = \(bind: user.passwordHash) RETURNING id
+                        """
+                    ).first() != nil
+                else { return false }
+                try await Self.endSignIns(of: user.id, keepingSessionHash: Secrets.hash(keepingSession), now: now, sql)
+                return true
+            }
+        }
     }
 
     /// Sets a password without the current one, inside the caller's transaction: a reset link's

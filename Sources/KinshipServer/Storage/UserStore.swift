@@ -15,10 +15,23 @@ public struct UserStore: Sendable {
         let passwordHash = try await passwords.hash(user.password)
         let now = clock.now
         let record = UserRecord(
-            id: Secrets.numericID(), name: user.name, firstName: user.firstName, middleName: user.middleName,
-            lastName: user.lastName, username: user.username, email: user.email, passwordHash: passwordHash,
-            gender: user.gender, locale: user.locale, birthday: user.birthday, hometown: user.hometown,
-            location: user.location, passwordChangedAt: now, createdAt: now, findableByEmail: 0)
+            id: Secrets.numericID(),
+            name: user.name,
+            firstName: user.firstName,
+            middleName: user.middleName,
+            lastName: user.lastName,
+            username: user.username,
+            email: user.email,
+            passwordHash: passwordHash,
+            gender: user.gender,
+            locale: user.locale,
+            birthday: user.birthday,
+            hometown: user.hometown,
+            location: user.location,
+            passwordChangedAt: now,
+            createdAt: now,
+            findableByEmail: 0
+        )
         try await database.write { sql in
             try await sql.serialize(on: ["account email " + record.email] + (record.username.map { ["account username " + $0] } ?? []))
             if try await sql.raw("SELECT id FROM users WHERE email = \(bind: record.email)").first() != nil {

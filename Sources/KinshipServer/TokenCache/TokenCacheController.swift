@@ -25,13 +25,16 @@ struct TokenCacheController: Sendable {
     }
 
     private func answer(
-        _ request: Request, _ context: KinshipRequestContext,
+        _ request: Request,
+        _ context: KinshipRequestContext,
         _ handle: (Request, String, KinshipRequestContext) async throws -> Response
     ) async throws -> Response {
         // Counted before the key is looked at, so parallel guesses get no more tries than the limit.
         if let retryAfter = try await rateLimits.hit(
-            "token-cache:" + context.clientAddress, limit: perAddressPerMinute, windowSeconds: 60)
-        {
+            "token-cache:" + context.clientAddress,
+            limit: perAddressPerMinute,
+            windowSeconds: 60
+        ) {
             var response = Self.error(.tooManyRequests, "Too many token cache requests from this address; wait a minute.")
             response.headers[.retryAfter] = String(retryAfter)
             return response

@@ -63,6 +63,9 @@ struct TokenCacheStore: Sendable {
 
     private static func sealingKey(for key: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: Data(key.utf8)), info: Data("kinship token cache seal".utf8), outputByteCount: 32)
+            inputKeyMaterial: SymmetricKey(data: Data(key.utf8)),
+            info: Data("kinship token cache seal".utf8),
+            outputByteCount: 32
+        )
     }
 }

@@ -21,19 +21,42 @@ extension XMPPClient {
     public func history(with jid: JID, limit: Int = 50) async throws(XMPPError) -> [ArchivedMessage] {
         guard let connection else { throw .disconnected }
         let queryID = await connection.makeID()
-        let form = XMLElement("x", namespace: Namespace.dataForms, ["type": "submit"], children: [
-            .element(XMLElement("field", namespace: Namespace.dataForms, ["var": "FORM_TYPE", "type": "hidden"], children: [
-                .element(XMLElement("value", namespace: Namespace.dataForms, children: [.text(Namespace.archive)]))
-            ])),
-            .element(XMLElement("field", namespace: Namespace.dataForms, ["var": "with"], children: [
-                .element(XMLElement("value", namespace: Namespace.dataForms, children: [.text(jid.bare.description)]))
-            ])),
-        ])
+        let form = XMLElement(
+            "x",
+            namespace: Namespace.dataForms,
+            ["type": "submit"],
+            children: [
+                .element(
+                    XMLElement(
+                        "field",
+                        namespace: Namespace.dataForms,
+                        ["var": "FORM_TYPE", "type": "hidden"],
+                        children: [
+                            .element(XMLElement("value", namespace: Namespace.dataForms, children: [.text(Namespace.archive)]))
+                        ]
+                    )
+                ),
+                .element(
+                    XMLElement(
+                        "field",
+                        namespace: Namespace.dataForms,
+                        ["var": "with"],
+                        children: [
+                            .element(XMLElement("value", namespace: Namespace.dataForms, children: [.text(jid.bare.description)]))
+                        ]
+                    )
+                ),
+            ]
+        )
         // The last page: at most `limit`, counted back from the newest (XEP-0059 `<before/>`).
-        let page = XMLElement("set", namespace: Namespace.resultSets, children: [
-            .element(XMLElement("max", namespace: Namespace.resultSets, children: [.text(String(limit))])),
-            .element(XMLElement("before", namespace: Namespace.resultSets)),
-        ])
+        let page = XMLElement(
+            "set",
+            namespace: Namespace.resultSets,
+            children: [
+                .element(XMLElement("max", namespace: Namespace.resultSets, children: [.text(String(limit))])),
+                .element(XMLElement("before", namespace: Namespace.resultSets)),
+            ]
+        )
         let query = XMLElement("query", namespace: Namespace.archive, ["queryid": queryID], children: [.element(form), .element(page)])
         let (results, _) = try await connection.queryArchive(IQ(kind: .set, id: "", payload: query), queryID: queryID)
         return results.compactMap(Self.archived)
@@ -45,7 +68,11 @@ extension XMPPClient {
         else { return nil }
         let stamp = forwarded.child("delay", namespace: Namespace.delay)?[attribute: "stamp"]
         return ArchivedMessage(
-            id: result[attribute: "id"] ?? "", from: message[attribute: "from"].flatMap(JID.init), to: message[attribute: "to"].flatMap(JID.init),
-            body: body, date: stamp.flatMap { try? Date($0, strategy: .iso8601) })
+            id: result[attribute: "id"] ?? "",
+            from: message[attribute: "from"].flatMap(JID.init),
+            to: message[attribute: "to"].flatMap(JID.init),
+            body: body,
+            date: stamp.flatMap { try? Date($0, strategy: .iso8601) }
+        )
     }
 }

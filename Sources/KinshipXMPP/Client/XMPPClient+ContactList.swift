@@ -11,12 +11,24 @@ extension XMPPClient {
     public func contactList(sortOrder: SortOrder = .firstName) -> ContactList {
         var contacts: [Contact] = []
         for item in roster.items.values where item.isFriend || item.isOutgoingRequest {
-            contacts.append(contact(for: item.jid, name: item.name, subscription: item.subscription.rawValue,
-                request: item.isOutgoingRequest ? "outgoing" : nil))
+            contacts.append(
+                contact(
+                    for: item.jid,
+                    name: item.name,
+                    subscription: item.subscription.rawValue,
+                    request: item.isOutgoingRequest ? "outgoing" : nil
+                )
+            )
         }
         for jid in incomingRequests where roster[jid]?.isFriend != true || roster[jid]?.subscription == .to {
-            contacts.append(contact(for: jid, name: roster[jid]?.name ?? requesterNames[jid], subscription: roster[jid]?.subscription.rawValue ?? "none",
-                request: "incoming"))
+            contacts.append(
+                contact(
+                    for: jid,
+                    name: roster[jid]?.name ?? requesterNames[jid],
+                    subscription: roster[jid]?.subscription.rawValue ?? "none",
+                    request: "incoming"
+                )
+            )
         }
         return ContactList(contacts, sortOrder: sortOrder, pinnedSections: [Self.requestsSection])
     }
@@ -27,9 +39,15 @@ extension XMPPClient {
         var payload = ["jid": jid.description, "subscription": subscription]
         payload["request"] = request
         return Contact(
-            id: jid.description, name: displayName, firstName: name == nil ? card?.givenName : nil,
-            lastName: name == nil ? card?.familyName : nil, searchKeys: [jid.description], availability: availability(of: jid),
-            pinnedSection: request == nil ? nil : Self.requestsSection, payload: payload)
+            id: jid.description,
+            name: displayName,
+            firstName: name == nil ? card?.givenName : nil,
+            lastName: name == nil ? card?.familyName : nil,
+            searchKeys: [jid.description],
+            availability: availability(of: jid),
+            pinnedSection: request == nil ? nil : Self.requestsSection,
+            payload: payload
+        )
     }
 
     private func availability(of jid: JID) -> Availability {

@@ -50,7 +50,9 @@ extension XMPPClient {
 
     /// Renames a contact or changes their groups.
     public func setRosterItem(_ item: RosterItem) async throws(XMPPError) {
-        _ = try await request(IQ(kind: .set, id: "", payload: XMLElement("query", namespace: Namespace.roster, children: [.element(item.setElement)])))
+        _ = try await request(
+            IQ(kind: .set, id: "", payload: XMLElement("query", namespace: Namespace.roster, children: [.element(item.setElement)]))
+        )
     }
 
     /// Presence from a contact: availability, subscription requests, and vCard photo changes.

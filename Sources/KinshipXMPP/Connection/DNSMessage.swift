@@ -100,10 +100,11 @@ enum DNSMessage {
             while !group.isEmpty {
                 let total = group.reduce(0) { $0 + Int($1.weight) }
                 var pick = total == 0 ? 0 : Int.random(in: 0...total)
-                let index = group.firstIndex { record in
-                    pick -= Int(record.weight)
-                    return pick <= 0
-                } ?? 0
+                let index =
+                    group.firstIndex { record in
+                        pick -= Int(record.weight)
+                        return pick <= 0
+                    } ?? 0
                 result.append(group.remove(at: index))
             }
         }

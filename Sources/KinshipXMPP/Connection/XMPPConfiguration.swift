@@ -38,8 +38,16 @@ public struct XMPPConfiguration: Sendable {
     public var timeout: Duration
 
     public init(
-        jid: JID, password: String, host: String? = nil, port: Int = 5222, trust: Trust = .system, allowsPlain: Bool = false,
-        resource: String? = nil, timeout: Duration = .seconds(15), usesSRV: Bool = false, dnsServer: SRVResolver.Server? = nil
+        jid: JID,
+        password: String,
+        host: String? = nil,
+        port: Int = 5222,
+        trust: Trust = .system,
+        allowsPlain: Bool = false,
+        resource: String? = nil,
+        timeout: Duration = .seconds(15),
+        usesSRV: Bool = false,
+        dnsServer: SRVResolver.Server? = nil
     ) {
         self.jid = jid.bare
         self.password = password
@@ -55,11 +63,27 @@ public struct XMPPConfiguration: Sendable {
 
     /// A token login: `tokenProvider` gives the access token each time the client logs in.
     public init(
-        jid: JID, tokenProvider: @escaping TokenProvider, host: String? = nil, port: Int = 5222, trust: Trust = .system,
-        resource: String? = nil, timeout: Duration = .seconds(15), usesSRV: Bool = false, dnsServer: SRVResolver.Server? = nil
+        jid: JID,
+        tokenProvider: @escaping TokenProvider,
+        host: String? = nil,
+        port: Int = 5222,
+        trust: Trust = .system,
+        resource: String? = nil,
+        timeout: Duration = .seconds(15),
+        usesSRV: Bool = false,
+        dnsServer: SRVResolver.Server? = nil
     ) {
-        self.init(jid: jid, password: "", host: host, port: port, trust: trust, resource: resource, timeout: timeout, usesSRV: usesSRV,
-            dnsServer: dnsServer)
+        self.init(
+            jid: jid,
+            password: "",
+            host: host,
+            port: port,
+            trust: trust,
+            resource: resource,
+            timeout: timeout,
+            usesSRV: usesSRV,
+            dnsServer: dnsServer
+        )
         self.tokenProvider = tokenProvider
     }
 

@@ -175,8 +175,10 @@ public actor XMPPConnection {
     /// Opens (or reopens) the stream and returns the server's features.
     private func openStream() async throws(XMPPError) -> XMLElement {
         try await restartParser()
-        try await write("<?xml version='1.0'?><stream:stream to='\(XMLEscaping.attribute(configuration.jid.domain))' version='1.0' "
-            + "xmlns='jabber:client' xmlns:stream='\(Namespace.streams)'>")
+        try await write(
+            "<?xml version='1.0'?><stream:stream to='\(XMLEscaping.attribute(configuration.jid.domain))' version='1.0' "
+                + "xmlns='jabber:client' xmlns:stream='\(Namespace.streams)'>"
+        )
         let features = try await nextElement("opening the stream")
         guard features.name == "features", features.namespace == Namespace.streams else {
             throw .authenticationFailed("expected stream features, got <\(features.name)>")
@@ -239,7 +241,11 @@ public actor XMPPConnection {
 
     /// A token login: OAUTHBEARER (RFC 7628) when offered, else PLAIN with the token as the
     /// password (the stream is always encrypted by now).
-    private func authenticate(token tokenProvider: XMPPConfiguration.TokenProvider, username: String, offered: [String])
+    private func authenticate(
+        token tokenProvider: XMPPConfiguration.TokenProvider,
+        username: String,
+        offered: [String]
+    )
         async throws(XMPPError)
     {
         let token: String

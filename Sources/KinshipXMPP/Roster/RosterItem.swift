@@ -26,7 +26,11 @@ public struct RosterItem: Sendable, Hashable, Codable {
     public var isPreApproved: Bool
 
     public init(
-        jid: JID, name: String? = nil, groups: [String] = [], subscription: Subscription = .none, isAwaitingApproval: Bool = false,
+        jid: JID,
+        name: String? = nil,
+        groups: [String] = [],
+        subscription: Subscription = .none,
+        isAwaitingApproval: Bool = false,
         isPreApproved: Bool = false
     ) {
         self.jid = jid.bare
@@ -47,10 +51,13 @@ public struct RosterItem: Sendable, Hashable, Codable {
     public init?(_ element: XMLElement) {
         guard element.name == "item", let jid = element[attribute: "jid"].flatMap(JID.init) else { return nil }
         self.init(
-            jid: jid, name: element[attribute: "name"].flatMap { $0.isEmpty ? nil : $0 },
+            jid: jid,
+            name: element[attribute: "name"].flatMap { $0.isEmpty ? nil : $0 },
             groups: element.children("group").map(\.text).filter { !$0.isEmpty },
             subscription: element[attribute: "subscription"].flatMap(Subscription.init(rawValue:)) ?? .none,
-            isAwaitingApproval: element[attribute: "ask"] == "subscribe", isPreApproved: element[attribute: "approved"] == "true")
+            isAwaitingApproval: element[attribute: "ask"] == "subscribe",
+            isPreApproved: element[attribute: "approved"] == "true"
+        )
     }
 
     /// The item as a roster `set` sends it (name and groups; the server owns the subscription).

@@ -88,15 +88,20 @@ public struct SCRAMClient: Sendable {
     }
 
     private func saltedPassword(salt: Data, iterations: Int) throws(SASLError) -> Data {
-        let function: KDF.Insecure.PBKDF2.HashFunction = switch hash {
-        case .sha512: .sha512
-        case .sha256: .sha256
-        case .sha1: .insecureSHA1
-        }
+        let function: KDF.Insecure.PBKDF2.HashFunction =
+            switch hash {
+            case .sha512: .sha512
+            case .sha256: .sha256
+            case .sha1: .insecureSHA1
+            }
         do {
             let key = try KDF.Insecure.PBKDF2.deriveKey(
-                from: Data(password.utf8), salt: salt, using: function, outputByteCount: hash.byteCount,
-                unsafeUncheckedRounds: iterations)
+                from: Data(password.utf8),
+                salt: salt,
+                using: function,
+                outputByteCount: hash.byteCount,
+                unsafeUncheckedRounds: iterations
+            )
             return key.withUnsafeBytes { Data($0) }
         } catch {
             throw .protocolViolation("the password could not be salted: \(error)")

@@ -27,13 +27,22 @@ public struct IQ: Sendable, Hashable {
             let id = element[attribute: "id"]
         else { return nil }
         let header = StanzaHeader.read(element)
-        self.init(kind: kind, id: id, from: header.from, to: header.to, payload: element.elements.first { $0.name != "error" },
-            error: StanzaError(in: element))
+        self.init(
+            kind: kind,
+            id: id,
+            from: header.from,
+            to: header.to,
+            payload: element.elements.first { $0.name != "error" },
+            error: StanzaError(in: element)
+        )
     }
 
     public var element: XMLElement {
-        var element = XMLElement("iq", namespace: clientNamespace,
-            ["type": kind.rawValue, "id": id, "from": from?.description, "to": to?.description])
+        var element = XMLElement(
+            "iq",
+            namespace: clientNamespace,
+            ["type": kind.rawValue, "id": id, "from": from?.description, "to": to?.description]
+        )
         if let payload { element.append(payload) }
         if let error { element.append(error.element) }
         return element

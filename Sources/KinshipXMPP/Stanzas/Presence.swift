@@ -23,9 +23,17 @@ public struct Presence: Sendable, Hashable {
     public var extensions: [XMLElement]
     public var error: StanzaError?
 
-    public init(kind: Kind = .available, id: String? = nil, from: JID? = nil, to: JID? = nil, show: Show? = nil, status: String? = nil,
-        priority: Int = 0, extensions: [XMLElement] = [], error: StanzaError? = nil)
-    {
+    public init(
+        kind: Kind = .available,
+        id: String? = nil,
+        from: JID? = nil,
+        to: JID? = nil,
+        show: Show? = nil,
+        status: String? = nil,
+        priority: Int = 0,
+        extensions: [XMLElement] = [],
+        error: StanzaError? = nil
+    ) {
         self.kind = kind
         self.id = id
         self.from = from
@@ -41,16 +49,24 @@ public struct Presence: Sendable, Hashable {
         let header = StanzaHeader.read(element)
         let ownChildren: Set<String> = ["show", "status", "priority", "error"]
         self.init(
-            kind: element[attribute: "type"].map { Kind(rawValue: $0) ?? .error } ?? .available, id: header.id, from: header.from,
-            to: header.to, show: element.child("show").flatMap { Show(rawValue: $0.text) }, status: element.child("status")?.text,
+            kind: element[attribute: "type"].map { Kind(rawValue: $0) ?? .error } ?? .available,
+            id: header.id,
+            from: header.from,
+            to: header.to,
+            show: element.child("show").flatMap { Show(rawValue: $0.text) },
+            status: element.child("status")?.text,
             priority: element.child("priority").flatMap { Int($0.text) }.map { min(127, max(-128, $0)) } ?? 0,
             extensions: element.elements.filter { !($0.namespace == clientNamespace && ownChildren.contains($0.name)) },
-            error: StanzaError(in: element))
+            error: StanzaError(in: element)
+        )
     }
 
     public var element: XMLElement {
-        var element = XMLElement("presence", namespace: clientNamespace,
-            ["type": kind == .available ? nil : kind.rawValue, "id": id, "from": from?.description, "to": to?.description])
+        var element = XMLElement(
+            "presence",
+            namespace: clientNamespace,
+            ["type": kind == .available ? nil : kind.rawValue, "id": id, "from": from?.description, "to": to?.description]
+        )
         if let show { element.append(XMLElement("show", namespace: clientNamespace, children: [.text(show.rawValue)])) }
         if let status { element.append(XMLElement("status", namespace: clientNamespace, children: [.text(status)])) }
         if priority != 0 { element.append(XMLElement("priority", namespace: clientNamespace, children: [.text(String(priority))])) }

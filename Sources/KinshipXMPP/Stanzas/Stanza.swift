@@ -11,7 +11,9 @@ public enum Stanza: Sendable, Hashable {
     public init?(_ element: XMLElement) {
         guard element.namespace == clientNamespace || element.namespace == nil else { return nil }
         switch element.name {
-        case "iq": guard let iq = IQ(element) else { return nil }; self = .iq(iq)
+        case "iq":
+            guard let iq = IQ(element) else { return nil }
+            self = .iq(iq)
         case "presence": self = .presence(Presence(element))
         case "message": self = .message(Message(element))
         default: return nil

@@ -24,9 +24,14 @@ public struct VCard: Sendable, Hashable {
     public var email: String?
     public var photo: Photo?
 
-    public init(fullName: String? = nil, nickname: String? = nil, givenName: String? = nil, familyName: String? = nil, email: String? = nil,
-        photo: Photo? = nil)
-    {
+    public init(
+        fullName: String? = nil,
+        nickname: String? = nil,
+        givenName: String? = nil,
+        familyName: String? = nil,
+        email: String? = nil,
+        photo: Photo? = nil
+    ) {
         self.fullName = fullName
         self.nickname = nickname
         self.givenName = givenName
@@ -40,14 +45,18 @@ public struct VCard: Sendable, Hashable {
         func text(_ element: XMLElement?) -> String? { element.map(\.text).flatMap { $0.isEmpty ? nil : $0 } }
         let name = element.child("N")
         self.init(
-            fullName: text(element.child("FN")), nickname: text(element.child("NICKNAME")), givenName: text(name?.child("GIVEN")),
-            familyName: text(name?.child("FAMILY")), email: text(element.child("EMAIL")?.child("USERID")),
+            fullName: text(element.child("FN")),
+            nickname: text(element.child("NICKNAME")),
+            givenName: text(name?.child("GIVEN")),
+            familyName: text(name?.child("FAMILY")),
+            email: text(element.child("EMAIL")?.child("USERID")),
             photo: element.child("PHOTO").flatMap { photo in
                 guard let encoded = text(photo.child("BINVAL")),
                     let data = Data(base64Encoded: encoded.filter { !$0.isWhitespace })
                 else { return nil }
                 return Photo(type: text(photo.child("TYPE")) ?? "image/png", data: data)
-            })
+            }
+        )
     }
 
     public var element: XMLElement {

@@ -17,8 +17,12 @@ public struct XMLElement: Sendable, Hashable {
 
     /// An element with attributes given in order as pairs; `nil` values are left out.
     public init(_ name: String, namespace: String? = nil, _ attributes: KeyValuePairs<String, String?>, children: [XMLNode] = []) {
-        self.init(name, namespace: namespace,
-            attributes: attributes.compactMap { pair in pair.value.map { XMLAttribute(pair.key, $0) } }, children: children)
+        self.init(
+            name,
+            namespace: namespace,
+            attributes: attributes.compactMap { pair in pair.value.map { XMLAttribute(pair.key, $0) } },
+            children: children
+        )
     }
 
     /// The value of the attribute named `name`.

@@ -124,7 +124,8 @@ public struct XMLStreamParser: Sendable {
                     index = close + 1
                 case .question:
                     guard let close = Self.find(sequence: [.question, .greaterThan], in: input, from: index + 2) else { return index }
-                    let isDeclaration = !sawRoot && bufferOffset + index == 0 && Self.hasPrefix(input, at: index, "<?xml")
+                    let isDeclaration =
+                        !sawRoot && bufferOffset + index == 0 && Self.hasPrefix(input, at: index, "<?xml")
                         && (close - index == 5 || Self.isWhitespace(input[index + 5]))
                     guard isDeclaration else { throw XMLStreamError.forbidden(.processingInstruction, offset: bufferOffset + index) }
                     index = close + 2
@@ -211,7 +212,11 @@ public struct XMLStreamParser: Sendable {
         open[open.count - 1].element.children.append(.text(text))
     }
 
-    private mutating func startTag(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, events: inout [Event])
+    private mutating func startTag(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        events: inout [Event]
+    )
         throws(XMLStreamError)
     {
         var end = range.upperBound
@@ -289,7 +294,11 @@ public struct XMLStreamParser: Sendable {
         if selfClosing { try closeTop(events: &events, at: range.lowerBound) }
     }
 
-    private mutating func endTag(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, events: inout [Event])
+    private mutating func endTag(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        events: inout [Event]
+    )
         throws(XMLStreamError)
     {
         var index = range.lowerBound
@@ -298,8 +307,10 @@ public struct XMLStreamParser: Sendable {
         let name = UnsafeBufferPointer(rebasing: input[nameRange])
         guard let top = open.last, top.qualifiedName.utf8.elementsEqual(name) else {
             let written = String(decoding: name, as: UTF8.self)
-            throw malformed(open.last.map { "</\(written)> does not close <\($0.qualifiedName)>" } ?? "</\(written)> closes nothing",
-                range.lowerBound)
+            throw malformed(
+                open.last.map { "</\(written)> does not close <\($0.qualifiedName)>" } ?? "</\(written)> closes nothing",
+                range.lowerBound
+            )
         }
         try closeTop(events: &events, at: range.lowerBound)
     }
@@ -325,7 +336,11 @@ public struct XMLStreamParser: Sendable {
         }
     }
 
-    private func resolve(_ prefix: String?, declarations: [(prefix: String?, uri: String)], at index: Int) throws(XMLStreamError)
+    private func resolve(
+        _ prefix: String?,
+        declarations: [(prefix: String?, uri: String)],
+        at index: Int
+    ) throws(XMLStreamError)
         -> String?
     {
         if prefix == "xml" { return "http://www.w3.org/XML/1998/namespace" }
@@ -371,7 +386,11 @@ public struct XMLStreamParser: Sendable {
     }
 
     /// Text or an attribute value with its character and entity references replaced.
-    private func decode(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, normalizingWhitespace: Bool = false)
+    private func decode(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        normalizingWhitespace: Bool = false
+    )
         throws(XMLStreamError) -> String
     {
         let needsWork = input[range].contains { $0 == .ampersand || (normalizingWhitespace && ($0 == 0x09 || $0 == 0x0A || $0 == 0x0D)) }
@@ -467,7 +486,11 @@ public struct XMLStreamParser: Sendable {
     }
 
     /// A qualified name's prefix (`nil` without one) and local name.
-    private func qualifiedParts(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, qualifiedName: String) throws(XMLStreamError)
+    private func qualifiedParts(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        qualifiedName: String
+    ) throws(XMLStreamError)
         -> (prefix: String?, local: String)
     {
         guard let colon = Self.colon(in: input, range) else { return (nil, qualifiedName) }

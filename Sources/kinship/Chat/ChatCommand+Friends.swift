@@ -9,7 +9,8 @@ extension ChatCommand {
                 The list is your Kinship friend list. --json prints {"account", "sections": [{"title", \
                 "contacts": [{"jid", "name", "subscription", "request", "availability"}]}]}; request is \
                 "incoming", "outgoing" or null.
-                """)
+                """
+        )
 
         @OptionGroup var chat: ChatLoginOptions
         @Flag(help: "Print JSON instead of text.") var json = false

@@ -5,7 +5,8 @@ import KinshipXMPP
 extension ChatCommand {
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send a message to a friend; a friend who is offline gets it when they come back.")
+            abstract: "Send a message to a friend; a friend who is offline gets it when they come back."
+        )
         @OptionGroup var chat: ChatLoginOptions
         @Argument(help: "The friend: a name (or a search that matches one person), a user id or a chat address.") var friend: String
         @Argument(help: "The message.") var text: String
@@ -22,7 +23,8 @@ extension ChatCommand {
 
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Read your conversation with a friend from the chat server's archive, oldest first.")
+            abstract: "Read your conversation with a friend from the chat server's archive, oldest first."
+        )
         @OptionGroup var chat: ChatLoginOptions
         @Argument(help: "The friend: a name (or a search that matches one person), a user id or a chat address.") var friend: String
         @Option(help: ArgumentHelp("How many of the latest messages to show.", valueName: "n")) var limit: Int = 20
@@ -52,7 +54,8 @@ extension ChatCommand {
             discussion: """
                 Messages kept for you while you were offline come first. A lost connection is made again. --count stops \
                 after that many messages.
-                """)
+                """
+        )
         @OptionGroup var chat: ChatLoginOptions
         @Option(help: ArgumentHelp("Stop after this many messages.", valueName: "n")) var count: Int?
 

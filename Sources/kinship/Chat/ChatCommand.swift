@@ -6,12 +6,14 @@ import Logging
 /// `kinship chat`: Kinship Chat on a real Prosody.
 struct ChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chat", abstract: "Kinship Chat: chat with your Kinship friends, and set up the Prosody server it runs on.",
+        commandName: "chat",
+        abstract: "Kinship Chat: chat with your Kinship friends, and set up the Prosody server it runs on.",
         discussion: """
             The chat commands log in to chat with the login of `kinship login --permissions xmpp_login`: the chat \
             friend list is your Kinship friend list. --domain, --host and --port say where the chat server is.
             """,
-        subcommands: [Friends.self, Send.self, Listen.self, History.self, Accept.self, Decline.self, Config.self])
+        subcommands: [Friends.self, Send.self, Listen.self, History.self, Accept.self, Decline.self, Config.self]
+    )
 
     struct Config: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -21,7 +23,8 @@ struct ChatCommand: AsyncParsableCommand {
                 USERID@DOMAIN; a login's password is a Kinship access token granted xmpp_login (as Facebook \
                 Chat's was), which Prosody checks with Kinship at /chat/auth, authenticated by a secret derived \
                 from the server secret: use the same --database (and --secret-file) as kinship serve.
-                """)
+                """
+        )
 
         @OptionGroup var storage: DatabaseOptions
         @Option(name: .customLong("secret-file"), help: ArgumentHelp("The server secret file, as kinship serve uses it.", valueName: "path"))
@@ -39,7 +42,12 @@ struct ChatCommand: AsyncParsableCommand {
             let location = try storage.location()
             let secret = try ServerSecretOptions.load(explicitPath: secretFile, database: location, logger: .init(label: "kinship.chat"))
             let path = try ChatServerConfiguration(
-                domain: domain, kinshipURL: kinshipURL, clientPort: port, listenAddress: listen, certificate: certificate, key: key
+                domain: domain,
+                kinshipURL: kinshipURL,
+                clientPort: port,
+                listenAddress: listen,
+                certificate: certificate,
+                key: key
             ).write(to: out, secret: secret)
             try JSONOutput.print(["config": path])
         }

@@ -9,9 +9,12 @@ import KinshipXMPP
 /// (`kinship login --permissions xmpp_login`), with their Kinship access token as the chat login.
 struct ChatLoginOptions: ParsableArguments {
     @OptionGroup var account: AccountOptions
-    @Option(help: ArgumentHelp(
-        "The chat domain: addresses are USERID@DOMAIN (default: what the Kinship server says, else its host name).",
-        valueName: "domain"))
+    @Option(
+        help: ArgumentHelp(
+            "The chat domain: addresses are USERID@DOMAIN (default: what the Kinship server says, else its host name).",
+            valueName: "domain"
+        )
+    )
     var domain: String?
     @OptionGroup var server: ChatServerOptions
 
@@ -21,7 +24,11 @@ struct ChatLoginOptions: ParsableArguments {
     ///
     /// With `reconnecting`, a lost connection is made again (with a fresh token when the old one
     /// expired), and the friend list synced again.
-    func withClient<Result>(presence: Bool, reconnecting: Bool = false, _ body: (XMPPClient) async throws -> Result) async throws
+    func withClient<Result>(
+        presence: Bool,
+        reconnecting: Bool = false,
+        _ body: (XMPPClient) async throws -> Result
+    ) async throws
         -> Result
     {
         let kinship = try await account.openClient()
@@ -45,8 +52,13 @@ struct ChatLoginOptions: ParsableArguments {
         }
         let manager = kinship.manager
         let configuration = XMPPConfiguration(
-            jid: jid, tokenProvider: { try await manager.accessTokenForCall().tokenString }, host: server.host ?? discovered?.host ?? chatDomain,
-            port: server.port ?? discovered?.port ?? 5222, trust: trust, timeout: .seconds(server.timeout))
+            jid: jid,
+            tokenProvider: { try await manager.accessTokenForCall().tokenString },
+            host: server.host ?? discovered?.host ?? chatDomain,
+            port: server.port ?? discovered?.port ?? 5222,
+            trust: trust,
+            timeout: .seconds(server.timeout)
+        )
         var options = XMPPClient.Options()
         options.initialPresence = presence ? Presence() : nil
         options.reconnect = reconnecting ? ReconnectPolicy(initialDelay: .milliseconds(500), maximumDelay: .seconds(30)) : nil

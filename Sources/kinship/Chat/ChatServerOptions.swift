@@ -5,8 +5,10 @@ import KinshipXMPP
 struct ChatServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The chat server's host (default: the chat domain).", valueName: "host")) var host: String?
     @Option(help: "The chat server's port (default: 5222).") var port: Int?
-    @Option(name: .customLong("trust-cert"),
-        help: ArgumentHelp("Trust only this PEM certificate (a local test server's self-signed one).", valueName: "file"))
+    @Option(
+        name: .customLong("trust-cert"),
+        help: ArgumentHelp("Trust only this PEM certificate (a local test server's self-signed one).", valueName: "file")
+    )
     var trustCert: String?
     @Option(help: ArgumentHelp("Seconds to wait for each step before giving up.", valueName: "seconds")) var timeout: Int = 15
 

@@ -5,24 +5,29 @@ import KinshipXMPP
 
 struct RosterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "roster", abstract: "Your chat friend list on an XMPP server: show it, send and answer friend requests.",
+        commandName: "roster",
+        abstract: "Your chat friend list on an XMPP server: show it, send and answer friend requests.",
         discussion: """
             Connects over STARTTLS (certificates are verified; --trust-cert names the one certificate to \
             trust for a local test server), logs in with SCRAM, and fetches the roster.
             """,
-        subcommands: [Show.self, Add.self, Accept.self, Reject.self, Remove.self], defaultSubcommand: Show.self)
+        subcommands: [Show.self, Add.self, Accept.self, Reject.self, Remove.self],
+        defaultSubcommand: Show.self
+    )
 
     /// The account options, given before or after the subcommand.
     @OptionGroup var account: XMPPAccountOptions
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Print the friend list in sections, with subscription and presence.",
+            commandName: "show",
+            abstract: "Print the friend list in sections, with subscription and presence.",
             discussion: """
                 Friend requests (incoming, and yours not yet answered) come first, then friends by first \
                 letter with # last. --json prints {"account", "sections": [{"title", "contacts": [{"jid", \
                 "name", "subscription", "request", "availability"}]}]}; request is "incoming", "outgoing" or null.
-                """)
+                """
+        )
 
         @ParentCommand var roster: RosterCommand
         var account: XMPPAccountOptions { roster.account }
@@ -120,11 +125,18 @@ struct RosterOutput: Encodable {
     init(account: String, list: ContactList) {
         self.account = account
         sections = list.sections.map { section in
-            Section(title: section.title, contacts: section.contacts.map { contact in
-                Entry(jid: contact.payload["jid"] ?? contact.id, name: list.displayName(of: contact),
-                    subscription: contact.payload["subscription"] ?? "none", request: contact.payload["request"],
-                    availability: contact.availability.rawValue)
-            })
+            Section(
+                title: section.title,
+                contacts: section.contacts.map { contact in
+                    Entry(
+                        jid: contact.payload["jid"] ?? contact.id,
+                        name: list.displayName(of: contact),
+                        subscription: contact.payload["subscription"] ?? "none",
+                        request: contact.payload["request"],
+                        availability: contact.availability.rawValue
+                    )
+                }
+            )
         }
     }
 

@@ -5,8 +5,10 @@ import KinshipXMPP
 /// The chat account the roster commands log in as.
 struct XMPPAccountOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Your chat address, e.g. ada@example.com.", valueName: "jid")) var jid: String
-    @Option(name: .customLong("password-file"),
-        help: ArgumentHelp("A file holding the password (its first line), so it stays out of shell history.", valueName: "file"))
+    @Option(
+        name: .customLong("password-file"),
+        help: ArgumentHelp("A file holding the password (its first line), so it stays out of shell history.", valueName: "file")
+    )
     var passwordFile: String
     @OptionGroup var server: ChatServerOptions
 
@@ -21,7 +23,13 @@ struct XMPPAccountOptions: ParsableArguments {
         let password = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         guard !password.isEmpty else { throw ValidationError("The password file \(passwordFile) is empty.") }
         return XMPPConfiguration(
-            jid: JID(jid)!, password: password, host: server.host, port: server.port ?? 5222, trust: server.trust, timeout: .seconds(server.timeout))
+            jid: JID(jid)!,
+            password: password,
+            host: server.host,
+            port: server.port ?? 5222,
+            trust: server.trust,
+            timeout: .seconds(server.timeout)
+        )
     }
 
     /// Connects, runs `body`, and disconnects.

@@ -87,7 +87,11 @@ struct AccountClient {
 
     /// Runs a Graph call: transient failures are retried; a missing permission is asked for
     /// (in the browser) only when `ask` is set, and otherwise explained with the `--ask` hint.
-    func call<Result: Sendable>(ask: Bool, command: String, _ body: @Sendable (GraphClient) async throws(GraphError) -> Result)
+    func call<Result: Sendable>(
+        ask: Bool,
+        command: String,
+        _ body: @Sendable (GraphClient) async throws(GraphError) -> Result
+    )
         async throws -> Result
     {
         var recovery = GraphRecovery(graph: graph, loginManager: manager)

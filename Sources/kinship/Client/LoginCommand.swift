@@ -18,7 +18,8 @@ struct LoginCommand: AsyncParsableCommand {
             On a machine without a browser (a server over SSH), --device prints a code and an address \
             to type it at from your phone or computer, draws the address as a QR code when the terminal \
             can show one (with qrencode installed), and waits for your answer there.
-            """)
+            """
+    )
 
     @OptionGroup var account: AccountOptions
     @Option(help: ArgumentHelp("The Kinship server, e.g. http://127.0.0.1:8080.", valueName: "url")) var server: String
@@ -28,8 +29,12 @@ struct LoginCommand: AsyncParsableCommand {
     var permissions: String = ""
     @Flag(name: .customLong("no-browser"), help: "Only print the dialog URL; do not open a browser.") var noBrowser = false
     @Flag(help: "Log in from another device: print a code to type at the server's /device page.") var device = false
-    @Option(help: ArgumentHelp("With --device, draw the page's address as a QR code: auto (on a UTF-8 terminal), always or never.",
-        valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "With --device, draw the page's address as a QR code: auto (on a UTF-8 terminal), always or never.",
+            valueName: "when"
+        )
+    )
     var qr: TerminalQRCode.Mode = .auto
     @Option(help: ArgumentHelp("Give up after this many seconds without an answer from the browser.", valueName: "seconds"))
     var timeout: Int = 600
@@ -48,11 +53,16 @@ struct LoginCommand: AsyncParsableCommand {
             (try? account.loadRecord())?.server == server, !asked.isEmpty
         {
             try await session.openWithCachedToken()
-            Terminal.note("Already logged in; asking for \(Permission.scope(of: asked)) as well (logged in with \(Permission.scope(of: current.permissions.sorted()))).")
+            Terminal.note(
+                "Already logged in; asking for \(Permission.scope(of: asked)) as well (logged in with \(Permission.scope(of: current.permissions.sorted())))."
+            )
         }
         let manager = LoginManager(
-            configuration: configuration, session: session, presenter: Terminal.loginPresenter(openBrowser: !noBrowser),
-            timeout: .seconds(timeout))
+            configuration: configuration,
+            session: session,
+            presenter: Terminal.loginPresenter(openBrowser: !noBrowser),
+            timeout: .seconds(timeout)
+        )
         let result = try await device ? manager.logInWithDevice(permissions: asked, show: showDeviceCode) : manager.logIn(permissions: asked)
         guard case .success(let login) = result else {
             Terminal.warn("The login was cancelled; nothing changed.")

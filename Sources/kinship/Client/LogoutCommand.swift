@@ -4,13 +4,15 @@ import KinshipKit
 
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "End the login on this machine; with --revoke, remove the app from your account too.",
+        commandName: "logout",
+        abstract: "End the login on this machine; with --revoke, remove the app from your account too.",
         discussion: """
             The login's tokens are revoked on the platform and forgotten here. Without --revoke the platform \
             still remembers that you use the app: the next login does not ask again for what you granted. \
             --revoke removes the app (every token of yours for it, on every device, stops working, and the \
             next login asks for everything again).
-            """)
+            """
+    )
 
     @OptionGroup var account: AccountOptions
     @Flag(help: "Also remove the app from your account on the platform.") var revoke = false

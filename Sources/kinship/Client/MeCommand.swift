@@ -4,11 +4,13 @@ import KinshipKit
 
 struct MeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "me", abstract: "Show your profile, with the fields the app may read.",
+        commandName: "me",
+        abstract: "Show your profile, with the fields the app may read.",
         discussion: """
             --json prints {"id", "name", "first_name", "last_name", "email", "link", "picture"}; a field the \
             app may not read (email without the email permission) is null.
-            """)
+            """
+    )
 
     @OptionGroup var account: AccountOptions
     @Flag(help: "Print JSON instead of text.") var json = false

@@ -5,13 +5,17 @@ import KinshipKit
 
 struct PermissionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "permissions", abstract: "See and give back the permissions the app holds.",
-        subcommands: [List.self, Revoke.self], defaultSubcommand: List.self)
+        commandName: "permissions",
+        abstract: "See and give back the permissions the app holds.",
+        subcommands: [List.self, Revoke.self],
+        defaultSubcommand: List.self
+    )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List each permission and whether you granted or declined it.",
-            discussion: #"--json prints {"data": [{"permission", "status"}]} as the Graph API does."#)
+            discussion: #"--json prints {"data": [{"permission", "status"}]} as the Graph API does."#
+        )
 
         @OptionGroup var account: AccountOptions
         @Flag(help: "Print JSON instead of text.") var json = false
@@ -34,7 +38,8 @@ struct PermissionsCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Give one permission back; the app works as if it was never granted.")
+            abstract: "Give one permission back; the app works as if it was never granted."
+        )
 
         @OptionGroup var account: AccountOptions
         @Argument(help: "The permission, e.g. email.") var name: String

@@ -17,7 +17,11 @@ enum TerminalQRCode {
     }
 
     /// The QR code of `text` as terminal lines, or `nil` when it is not to be drawn (and why).
-    static func draw(_ text: String, mode: Mode, environment: [String: String] = ProcessInfo.processInfo.environment)
+    static func draw(
+        _ text: String,
+        mode: Mode,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
         -> Result<String, Skipped>
     {
         if mode == .never { return .failure(.notWanted) }

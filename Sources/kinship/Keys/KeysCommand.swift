@@ -5,14 +5,16 @@ import KinshipServer
 /// `kinship keys`: the keys that sign OpenID Connect id_tokens.
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "List and rotate the keys that sign id_tokens.",
+        commandName: "keys",
+        abstract: "List and rotate the keys that sign id_tokens.",
         discussion: """
             Kinship makes its first RS256 key when it first starts, keeps every key in the database sealed \
             with the server secret, and publishes the public halves at /.well-known/jwks.json. A rotated key \
             stops signing when its successor activates and stays published until the id_tokens it signed \
             have expired.
             """,
-        subcommands: [List.self, Rotate.self])
+        subcommands: [List.self, Rotate.self]
+    )
 
     /// The signing keys of `platform`, sealed with `secret`.
     static func keys(_ platform: Platform, _ secret: ServerSecret) -> SigningKeys {
@@ -41,7 +43,10 @@ struct KeysCommand: AsyncParsableCommand {
 
         enum CodingKeys: String, CodingKey {
             case kid, algorithm, status
-            case createdAt = "created_at", activatesAt = "activates_at", retiredAt = "retired_at", publishedUntil = "published_until"
+            case createdAt = "created_at"
+            case activatesAt = "activates_at"
+            case retiredAt = "retired_at"
+            case publishedUntil = "published_until"
         }
 
         private static func date(_ seconds: Int) -> String {
@@ -52,7 +57,8 @@ struct KeysCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the signing keys, oldest first; prints {\"data\": […]} with each key's status.",
-            discussion: "pending: published, not signing yet · signing · retired: published, no longer signing · expired.")
+            discussion: "pending: published, not signing yet · signing · retired: published, no longer signing · expired."
+        )
 
         @OptionGroup var options: SecretStorageOptions
 
@@ -69,7 +75,8 @@ struct KeysCommand: AsyncParsableCommand {
                 The new key is published at once and starts signing after --activate-in seconds (10 minutes by \
                 default), so that relying parties which cached the key set learn it first. Use --now when a key \
                 has leaked: the new key signs at once (relying parties refetch the set when they meet its kid).
-                """)
+                """
+        )
 
         @OptionGroup var options: SecretStorageOptions
         @Option(help: "Seconds until the new key signs.") var activateIn = SigningKeys.defaultActivationDelay

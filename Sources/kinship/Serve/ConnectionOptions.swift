@@ -13,13 +13,17 @@ struct ConnectionOptions: ParsableArguments {
             "A reverse proxy (an address or a CIDR range) whose Forwarded / X-Forwarded-For header names the client; repeat for several.",
             discussion: "Every per-address limit then counts by the address the proxy saw. Without it those headers are ignored. "
                 + "In the environment or the file: a comma-separated list.",
-            valueName: "cidr"))
+            valueName: "cidr"
+        )
+    )
     var trustedProxies: [String] = []
     @Option(
         name: .customLong("metrics-port"),
         help: ArgumentHelp(
             "Serve Prometheus metrics at /metrics on this port (0 picks a free one); off when not given.",
-            discussion: "A listener of its own, apart from --port, so the figures are never public by accident."))
+            discussion: "A listener of its own, apart from --port, so the figures are never public by accident."
+        )
+    )
     var metricsPort: Int?
     @Option(name: .customLong("metrics-host"), help: "The address the metrics listener binds to (default: 127.0.0.1).")
     var metricsHost: String?

@@ -13,7 +13,8 @@ struct LifetimeOptions: ParsableArguments {
     var refreshTokenLifetime: Int?
     @Option(
         name: .customLong("refresh-reuse-grace"),
-        help: "After a refresh token's rotation, how long reusing it counts as a race, not a theft (default: 5).")
+        help: "After a refresh token's rotation, how long reusing it counts as a race, not a theft (default: 5)."
+    )
     var refreshReuseGrace: Int?
     @Option(name: .customLong("id-token-lifetime"), help: "An OpenID Connect id_token (default: 3600).")
     var idTokenLifetime: Int?

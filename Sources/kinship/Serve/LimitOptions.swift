@@ -4,17 +4,20 @@ import ArgumentParser
 struct LimitOptions: ParsableArguments {
     @Option(
         name: .customLong("graph-calls-per-user"),
-        help: "Graph calls one person may make through one app per minute, then error 17 (default: 6000).")
+        help: "Graph calls one person may make through one app per minute, then error 17 (default: 6000)."
+    )
     var graphCallsPerUser: Int?
     @Option(name: .customLong("graph-calls-per-app"), help: "Graph calls one app may make per minute, then error 4 (default: 600000).")
     var graphCallsPerApp: Int?
     @Option(
         name: .customLong("failed-logins-per-account"),
-        help: "Password attempts one account may fail per login window before it must wait; attempts being checked count too (default: 5).")
+        help: "Password attempts one account may fail per login window before it must wait; attempts being checked count too (default: 5)."
+    )
     var failedLoginsPerAccount: Int?
     @Option(
         name: .customLong("failed-logins-per-address"),
-        help: "Password attempts one address may fail per login window before it must wait (default: 20).")
+        help: "Password attempts one address may fail per login window before it must wait (default: 20)."
+    )
     var failedLoginsPerAddress: Int?
     @Option(name: .customLong("login-window"), help: "Seconds failed password attempts are counted for (default: 900).")
     var loginWindow: Int?
@@ -26,7 +29,8 @@ struct LimitOptions: ParsableArguments {
     var deviceStartsPerAddress: Int?
     @Option(
         name: .customLong("device-entries-per-window"),
-        help: "Codes one address or person may type on /device per device entry window (default: 10).")
+        help: "Codes one address or person may type on /device per device entry window (default: 10)."
+    )
     var deviceEntriesPerWindow: Int?
     @Option(name: .customLong("device-entry-window"), help: "Seconds the codes typed on /device are counted for (default: 900).")
     var deviceEntryWindow: Int?

@@ -16,7 +16,8 @@ struct MailOptions: ParsableArguments {
     var username: String?
     @Option(
         name: .customLong("smtp-password-file"),
-        help: ArgumentHelp("A file holding the SMTP password.", discussion: "Or set KINSHIP_SMTP_PASSWORD.", valueName: "path"))
+        help: ArgumentHelp("A file holding the SMTP password.", discussion: "Or set KINSHIP_SMTP_PASSWORD.", valueName: "path")
+    )
     var passwordFile: String?
     @Option(name: .customLong("mail-from"), help: "The address mail comes from, e.g. no-reply@login.example.com.")
     var sender: String?

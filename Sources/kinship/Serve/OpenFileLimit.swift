@@ -29,8 +29,10 @@ enum OpenFileLimit {
         let available = Int(clamping: limit.rlim_cur) - reserve
         guard available < wanted else { return wanted }
         let allowed = max(available, 16)
-        logger.notice("Fewer connections than --max-connections: the open-file limit is lower; raise it with `ulimit -n`",
-            metadata: ["open_files": "\(limit.rlim_cur)", "max_connections": "\(allowed)"])
+        logger.notice(
+            "Fewer connections than --max-connections: the open-file limit is lower; raise it with `ulimit -n`",
+            metadata: ["open_files": "\(limit.rlim_cur)", "max_connections": "\(allowed)"]
+        )
         return allowed
     }
 }

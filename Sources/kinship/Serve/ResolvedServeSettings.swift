@@ -28,13 +28,16 @@ struct ResolvedServeSettings {
         }
         let database = settings.string("database", default: DatabaseOptions.defaultDatabase)
         var configuration = ServerConfiguration(
-            host: settings.string("host", default: defaults.host), port: try number("port", defaults.port, 0...65_535),
-            publicURL: settings.string("public_url"), database: try DatabaseOptions.location(parsing: database),
+            host: settings.string("host", default: defaults.host),
+            port: try number("port", defaults.port, 0...65_535),
+            publicURL: settings.string("public_url"),
+            database: try DatabaseOptions.location(parsing: database),
             bcryptCost: UInt8(try number("bcrypt_cost", Int(defaults.bcryptCost), 4...16)),
             loginLimits: .init(
                 perAccount: try number("failed_logins_per_account", defaults.loginLimits.perAccount),
                 perAddress: try number("failed_logins_per_address", defaults.loginLimits.perAddress),
-                windowSeconds: try number("login_window", defaults.loginLimits.windowSeconds)),
+                windowSeconds: try number("login_window", defaults.loginLimits.windowSeconds)
+            ),
             codeLifetime: try number("code_lifetime", defaults.codeLifetime),
             shortTokenLifetime: try number("token_lifetime", defaults.shortTokenLifetime),
             longTokenLifetime: try number("long_token_lifetime", defaults.longTokenLifetime),
@@ -45,7 +48,8 @@ struct ResolvedServeSettings {
             maxFormBytes: try number("max_form_bytes", defaults.maxFormBytes, 1_024...1_048_576),
             graphLimits: .init(
                 perUserPerMinute: try number("graph_calls_per_user", defaults.graphLimits.perUserPerMinute),
-                perAppPerMinute: try number("graph_calls_per_app", defaults.graphLimits.perAppPerMinute)),
+                perAppPerMinute: try number("graph_calls_per_app", defaults.graphLimits.perAppPerMinute)
+            ),
             tokenCacheRequestsPerMinute: try number("token_cache_requests_per_minute", defaults.tokenCacheRequestsPerMinute),
             signupsPerAddressPerMinute: try number("signups_per_address", defaults.signupsPerAddressPerMinute),
             deviceLogin: .init(
@@ -53,24 +57,31 @@ struct ResolvedServeSettings {
                 pollInterval: try number("device_poll_interval", defaults.deviceLogin.pollInterval),
                 startsPerAddressPerMinute: try number("device_starts_per_address", defaults.deviceLogin.startsPerAddressPerMinute),
                 entriesPerWindow: try number("device_entries_per_window", defaults.deviceLogin.entriesPerWindow),
-                entryWindowSeconds: try number("device_entry_window", defaults.deviceLogin.entryWindowSeconds)),
+                entryWindowSeconds: try number("device_entry_window", defaults.deviceLogin.entryWindowSeconds)
+            ),
             idleTimeout: try number("idle_timeout", defaults.idleTimeout, 1...3_600),
-            maxConnections: try number("max_connections", defaults.maxConnections))
+            maxConnections: try number("max_connections", defaults.maxConnections)
+        )
         let pollInterval = settings.double("callback_poll_interval", default: defaults.callbacks.pollInterval)
         guard pollInterval > 0, pollInterval <= 3_600 else {
             throw SettingsError("\(settings.origin(of: "callback_poll_interval")) must be more than 0 and at most 3600 seconds.")
         }
         configuration.callbacks = .init(
-            pollInterval: pollInterval, timeout: try number("callback_timeout", defaults.callbacks.timeout, 1...300),
-            batchSize: try number("callback_batch_size", defaults.callbacks.batchSize, 1...256))
+            pollInterval: pollInterval,
+            timeout: try number("callback_timeout", defaults.callbacks.timeout, 1...300),
+            batchSize: try number("callback_batch_size", defaults.callbacks.batchSize, 1...256)
+        )
         configuration.passwordResets = .init(
             lifetime: try number("reset_link_lifetime", defaults.passwordResets.lifetime, 60...86_400),
             perAccountPerHour: try number("reset_links_per_account", defaults.passwordResets.perAccountPerHour),
-            perAddressPerHour: try number("reset_forms_per_address", defaults.passwordResets.perAddressPerHour))
+            perAddressPerHour: try number("reset_forms_per_address", defaults.passwordResets.perAddressPerHour)
+        )
         let proxies = settings.strings("trusted_proxy")
         if let bad = proxies.first(where: { IPNetwork($0) == nil }) {
-            throw SettingsError("\(settings.origin(of: "trusted_proxy")) names \(bad), which is not an address or a CIDR range "
-                + "such as 10.0.0.0/8 or 2001:db8::/32.")
+            throw SettingsError(
+                "\(settings.origin(of: "trusted_proxy")) names \(bad), which is not an address or a CIDR range "
+                    + "such as 10.0.0.0/8 or 2001:db8::/32."
+            )
         }
         configuration.trustedProxies = proxies.compactMap(IPNetwork.init)
         if let metricsPort = settings.int("metrics_port") {
@@ -124,15 +135,22 @@ struct ResolvedServeSettings {
                 throw SettingsError("Cannot read the SMTP password from \(file): check the path and that this user may read it.")
             }
         }
-        let defaultPort = switch security {
-        case .startTLS: 587
-        case .tls: 465
-        case .none: 25
-        }
+        let defaultPort =
+            switch security {
+            case .startTLS: 587
+            case .tls: 465
+            case .none: 25
+            }
         let username = settings.string("smtp_username")
         let smtp = SMTPSettings(
-            host: host, port: settings.int("smtp_port", default: defaultPort), security: security, username: username,
-            password: username == nil ? nil : password, sender: sender, trustedCertificatesFile: settings.string("smtp_ca_file"))
+            host: host,
+            port: settings.int("smtp_port", default: defaultPort),
+            security: security,
+            username: username,
+            password: username == nil ? nil : password,
+            sender: sender,
+            trustedCertificatesFile: settings.string("smtp_ca_file")
+        )
         if let problem = smtp.problem { throw SettingsError(problem) }
         return smtp
     }
@@ -160,7 +178,8 @@ struct ResolvedServeSettings {
     /// Logs each `KINSHIP_…` variable that names no setting: a typo would otherwise be ignored.
     static func warnAboutUnknownVariables(in environment: [String: String], logger: Logger) {
         let known = Set(ServeCommand.settingKeys.map { "KINSHIP_" + $0.uppercased() } + ["KINSHIP_CONFIG"])
-        for name in environment.keys.sorted() where name.hasPrefix("KINSHIP_") && !known.contains(name)
+        for name in environment.keys.sorted()
+        where name.hasPrefix("KINSHIP_") && !known.contains(name)
             && !name.hasPrefix("KINSHIP_TEST_") && !name.hasPrefix("KINSHIP_E2E_")
         {
             logger.warning("\(name) names no setting and is ignored; `kinship serve --help` lists them", metadata: ["variable": "\(name)"])

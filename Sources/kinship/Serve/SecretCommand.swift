@@ -3,8 +3,10 @@ import KinshipServer
 
 struct SecretCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "secret", abstract: "Make the server secret that several `kinship serve` processes share.",
-        subcommands: [Generate.self])
+        commandName: "secret",
+        abstract: "Make the server secret that several `kinship serve` processes share.",
+        subcommands: [Generate.self]
+    )
 
     struct Generate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -12,7 +14,8 @@ struct SecretCommand: AsyncParsableCommand {
             discussion: """
                 Give every `kinship serve` that shares a PostgreSQL database the same file with --secret-file. \
                 Keep it out of the database's backups: it is what keeps the platform's keys from being read there.
-                """)
+                """
+        )
 
         @Option(help: ArgumentHelp("Where to write the secret.", valueName: "path")) var output: String
 

@@ -22,7 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             The platform's keys are derived from a server secret kept outside the database: with SQLite it is \
             created beside the database file (DATABASE-secret, mode 0600) on first start. Several processes may \
             share one PostgreSQL database behind a load balancer; give each the same --secret-file.
-            """)
+            """
+    )
 
     @OptionGroup var storage: DatabaseOptions
     @Option(help: ArgumentHelp("A JSON file of settings (see above); or KINSHIP_CONFIG.", valueName: "path"))
@@ -36,8 +37,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("secret-file"),
         help: ArgumentHelp(
-            "The server secret file.", discussion: "Default with SQLite: DATABASE-secret, created when missing. Required with PostgreSQL.",
-            valueName: "path"))
+            "The server secret file.",
+            discussion: "Default with SQLite: DATABASE-secret, created when missing. Required with PostgreSQL.",
+            valueName: "path"
+        )
+    )
     var secretFile: String?
     @Flag(help: "Create a demo app and demo people with friendships if the database is empty, and print how to log in.")
     var demo = false
@@ -57,7 +61,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let settings = try await ServeSettings.load(
-            flags: flagValues(), configFile: config ?? environment["KINSHIP_CONFIG"], knownKeys: ServeCommand.settingKeys)
+            flags: flagValues(),
+            configFile: config ?? environment["KINSHIP_CONFIG"],
+            knownKeys: ServeCommand.settingKeys
+        )
         let resolved = try ResolvedServeSettings(settings)
         if printConfig {
             print(ResolvedServeSettings.report(settings.entries))
@@ -82,7 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
             if resolved.demo { try await DemoBanner.seedAndPrint(platform, builtInAppIDs: Set(builtInApps.map(\.id))) }
             let application = try await KinshipApplication.make(
-                platform: platform, configuration: configuration, builtInApps: builtInApps, chatServer: chatServer, logger: logger)
+                platform: platform,
+                configuration: configuration,
+                builtInApps: builtInApps,
+                chatServer: chatServer,
+                logger: logger
+            )
             try await application.runService()
         } catch {
             await platform.close()

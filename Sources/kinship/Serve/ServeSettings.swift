@@ -50,8 +50,10 @@ struct ServeSettings: Sendable {
             do {
                 providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(configFile)))
             } catch {
-                throw SettingsError("The config file \(configFile) could not be read as settings: give each one a string, number, "
-                    + "true/false or (trusted_proxy) a list of strings, as in {\"port\": 8080}.")
+                throw SettingsError(
+                    "The config file \(configFile) could not be read as settings: give each one a string, number, "
+                        + "true/false or (trusted_proxy) a list of strings, as in {\"port\": 8080}."
+                )
             }
         }
         let reader = ConfigReader(providers: providers, accessReporter: SourceRecorder(record: record, configFile: configFile))
@@ -67,8 +69,10 @@ struct ServeSettings: Sendable {
             throw SettingsError("The config file \(file) is not a JSON object such as {\"port\": 8080}.")
         }
         if let unknown = object.keys.sorted().first(where: { !knownKeys.contains($0) }) {
-            throw SettingsError("The config file \(file) has an unknown setting \"\(unknown)\"; `kinship serve --help` lists them "
-                + "(--graph-calls-per-user is \"graph_calls_per_user\").")
+            throw SettingsError(
+                "The config file \(file) has an unknown setting \"\(unknown)\"; `kinship serve --help` lists them "
+                    + "(--graph-calls-per-user is \"graph_calls_per_user\")."
+            )
         }
     }
 
@@ -142,12 +146,13 @@ private struct SourceRecorder: AccessReporter {
             if case .success(let lookup) = result.result, lookup.value != nil { return true }
             return false
         }?.providerName
-        let source: String = switch provider {
-        case nil: "default"
-        case let name? where name.contains("command line"): "command line"
-        case let name? where name.contains("Environment"): "environment KINSHIP_\(key.uppercased())"
-        default: "file \(configFile ?? "")"
-        }
+        let source: String =
+            switch provider {
+            case nil: "default"
+            case let name? where name.contains("command line"): "command line"
+            case let name? where name.contains("Environment"): "environment KINSHIP_\(key.uppercased())"
+            default: "file \(configFile ?? "")"
+            }
         record.sources.withLock { $0[key] = source }
     }
 }

@@ -19,8 +19,10 @@ enum ServerSecretOptions {
         }
         let secret = try ServerSecret.load(from: path, createIfMissing: createIfMissing)
         if ServerSecret.isShared(path) {
-            logger.warning("The server secret file can be read by other users; make it private with chmod 600",
-                metadata: ["path": "\(path)"])
+            logger.warning(
+                "The server secret file can be read by other users; make it private with chmod 600",
+                metadata: ["path": "\(path)"]
+            )
         }
         return secret
     }

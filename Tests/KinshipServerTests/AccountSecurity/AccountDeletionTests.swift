@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Deleting an account", .timeLimit(.minutes(3)))
 struct AccountDeletionTests {
-    @Test("the password is required; then everything of the person goes, each app gets its data deletion callback, and the email is free",
-        arguments: TestEngine.enabled)
+    @Test(
+        "the password is required; then everything of the person goes, each app gets its data deletion callback, and the email is free",
+        arguments: TestEngine.enabled
+    )
     func delete(engine: TestEngine) async throws {
         try await withLiveServer(engine, configure: { $0.callbacks.pollInterval = 0.05 }) { server in
             try await withCallbackReceiver { receiver in
@@ -17,7 +20,11 @@ struct AccountDeletionTests {
                 _ = try await server.makeUser(name: "Grace Hopper", email: "grace@example.com", username: "grace")
                 try await server.platform.friends.befriend(ada.id, lin.id)
                 let (made, _) = try await server.platform.apps.create(
-                    name: "Ada's Notes", redirectURIs: [loopbackRedirect], isConfidential: false, ownerID: ada.id)
+                    name: "Ada's Notes",
+                    redirectURIs: [loopbackRedirect],
+                    isConfidential: false,
+                    ownerID: ada.id
+                )
                 let token = try await server.logInAndGetToken(app, scope: [.publishActions])
                 #expect(try await server.graph("/me/feed", token: token, method: .post, form: ["message": "Hello"]).0 == .ok)
                 let browser = server.browser()
@@ -29,7 +36,10 @@ struct AccountDeletionTests {
 
                 let explanation = try await browser.get("/account/delete")
                 #expect(explanation.body.contains("your friendship and every friend request") && explanation.body.contains("Demo"))
-                #expect(explanation.body.contains("the apps you made (Ada&#39;s Notes) stay") || explanation.body.contains("the apps you made (Ada's Notes) stay"))
+                #expect(
+                    explanation.body.contains("the apps you made (Ada&#39;s Notes) stay")
+                        || explanation.body.contains("the apps you made (Ada's Notes) stay")
+                )
                 let csrf = try #require(explanation.csrfToken)
                 let wrong = try await browser.post("/account/delete", form: ["csrf_token": csrf, "password": "not it"])
                 #expect(wrong.status == .unauthorized)
@@ -43,12 +53,16 @@ struct AccountDeletionTests {
                 #expect(try await server.platform.friends.friendIDs(of: lin.id).isEmpty)
                 let kept = try await server.platform.apps.find(id: made.id)
                 #expect(kept != nil && kept?.ownerID == nil, "the apps the person made stay, for the administrators")
-                #expect(try await server.platform.database.read { sql in
-                    try await sql.raw("SELECT COUNT(*) AS n FROM friend_requests").first(decodingColumn: "n", as: Int.self)
-                } == 0)
-                #expect(try await server.platform.database.read { sql in
-                    try await sql.raw("SELECT COUNT(*) AS n FROM posts").first(decodingColumn: "n", as: Int.self)
-                } == 0)
+                #expect(
+                    try await server.platform.database.read { sql in
+                        try await sql.raw("SELECT COUNT(*) AS n FROM friend_requests").first(decodingColumn: "n", as: Int.self)
+                    } == 0
+                )
+                #expect(
+                    try await server.platform.database.read { sql in
+                        try await sql.raw("SELECT COUNT(*) AS n FROM posts").first(decodingColumn: "n", as: Int.self)
+                    } == 0
+                )
 
                 #expect(await eventually { receiver.received.count == 1 })
                 #expect(receiver.received.first?.path == "/data-deletion")

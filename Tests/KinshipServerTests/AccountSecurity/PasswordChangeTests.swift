@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Changing a password", .timeLimit(.minutes(3)))
 struct PasswordChangeTests {
-    @Test("the current password is required; afterwards other browsers are logged out and earlier tokens answer 190/460",
-        arguments: TestEngine.enabled)
+    @Test(
+        "the current password is required; afterwards other browsers are logged out and earlier tokens answer 190/460",
+        arguments: TestEngine.enabled
+    )
     func change(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
@@ -23,27 +26,43 @@ struct PasswordChangeTests {
 
             let page = try await here.get("/account/security")
             let csrf = try #require(page.csrfToken)
-            let forged = try await here.post("/account/password", form: [
-                "csrf_token": "forged", "current_password": testPassword, "new_password": "a new password", "new_password_again": "a new password",
-            ])
+            let forged = try await here.post(
+                "/account/password",
+                form: [
+                    "csrf_token": "forged", "current_password": testPassword, "new_password": "a new password",
+                    "new_password_again": "a new password",
+                ]
+            )
             #expect(forged.status == .forbidden)
-            let wrong = try await here.post("/account/password", form: [
-                "csrf_token": csrf, "current_password": "not it at all", "new_password": "a new password", "new_password_again": "a new password",
-            ])
+            let wrong = try await here.post(
+                "/account/password",
+                form: [
+                    "csrf_token": csrf, "current_password": "not it at all", "new_password": "a new password", "new_password_again": "a new password",
+                ]
+            )
             #expect(wrong.status == .unauthorized && wrong.body.contains("not your current password"))
-            let mismatch = try await here.post("/account/password", form: [
-                "csrf_token": csrf, "current_password": testPassword, "new_password": "a new password", "new_password_again": "another one",
-            ])
+            let mismatch = try await here.post(
+                "/account/password",
+                form: [
+                    "csrf_token": csrf, "current_password": testPassword, "new_password": "a new password", "new_password_again": "another one",
+                ]
+            )
             #expect(mismatch.status == .badRequest && mismatch.body.contains("not the same"))
-            let short = try await here.post("/account/password", form: [
-                "csrf_token": csrf, "current_password": testPassword, "new_password": "short", "new_password_again": "short",
-            ])
+            let short = try await here.post(
+                "/account/password",
+                form: [
+                    "csrf_token": csrf, "current_password": testPassword, "new_password": "short", "new_password_again": "short",
+                ]
+            )
             #expect(short.status == .badRequest && short.body.contains("8 to 72 bytes"))
             #expect(try await server.graph("/me", token: oldToken).0 == .ok, "nothing changed yet")
 
-            let changed = try await here.post("/account/password", form: [
-                "csrf_token": csrf, "current_password": testPassword, "new_password": "a new password", "new_password_again": "a new password",
-            ])
+            let changed = try await here.post(
+                "/account/password",
+                form: [
+                    "csrf_token": csrf, "current_password": testPassword, "new_password": "a new password", "new_password_again": "a new password",
+                ]
+            )
             #expect(changed.location == "/account/security?notice=password")
             #expect(try await here.get(try #require(changed.location)).body.contains("Your password is changed"), "this browser stays logged in")
             #expect(try await elsewhere.get("/account").location?.hasPrefix("/login") == true, "the other browser is logged out")
@@ -70,9 +89,12 @@ struct PasswordChangeTests {
             let browser = server.browser()
             #expect(try await browser.logIn("ada").status == .seeOther)
             let csrf = try #require(try await browser.get("/account/security").csrfToken)
-            _ = try await browser.post("/account/password", form: [
-                "csrf_token": csrf, "current_password": testPassword, "new_password": "a new password", "new_password_again": "a new password",
-            ])
+            _ = try await browser.post(
+                "/account/password",
+                form: [
+                    "csrf_token": csrf, "current_password": testPassword, "new_password": "a new password", "new_password_again": "a new password",
+                ]
+            )
             #expect(try await server.platform.users.find(id: user.id)?.passwordChangedAt == server.clock.now)
             let (_, body) = try await server.graph("/me", token: token)
             #expect((body["error"] as? [String: Any])?["code"] as? Int == 190)
@@ -81,8 +103,10 @@ struct PasswordChangeTests {
         }
     }
 
-    @Test("two browsers changing the password at once: one change wins, and its password is the one that works",
-        arguments: TestEngine.enabled)
+    @Test(
+        "two browsers changing the password at once: one change wins, and its password is the one that works",
+        arguments: TestEngine.enabled
+    )
     func concurrentChanges(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
@@ -96,9 +120,12 @@ struct PasswordChangeTests {
                 for (index, (browser, csrf)) in browsers.enumerated() {
                     let password = "new password \(index)"
                     group.addTask {
-                        let page = try await browser.post("/account/password", form: [
-                            "csrf_token": csrf, "current_password": testPassword, "new_password": password, "new_password_again": password,
-                        ])
+                        let page = try await browser.post(
+                            "/account/password",
+                            form: [
+                                "csrf_token": csrf, "current_password": testPassword, "new_password": password, "new_password_again": password,
+                            ]
+                        )
                         return (password, page.location)
                     }
                 }
@@ -126,10 +153,13 @@ struct PasswordChangeTests {
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for (guess, (browser, csrf)) in browsers.enumerated() {
                     group.addTask {
-                        try await browser.post("/account/password", form: [
-                            "csrf_token": csrf, "current_password": "guess \(guess)", "new_password": "a new password",
-                            "new_password_again": "a new password",
-                        ]).status
+                        try await browser.post(
+                            "/account/password",
+                            form: [
+                                "csrf_token": csrf, "current_password": "guess \(guess)", "new_password": "a new password",
+                                "new_password_again": "a new password",
+                            ]
+                        ).status
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

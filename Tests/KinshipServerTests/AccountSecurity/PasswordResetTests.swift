@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Resetting a forgotten password", .timeLimit(.minutes(3)))
 struct PasswordResetTests {
@@ -31,8 +32,10 @@ struct PasswordResetTests {
             let unknown = try await Self.askForLink(server.browser(), email: "nobody-\(UUID().uuidString.prefix(8))@example.com")
             let asked = try await Self.askForLink(server.browser(), email: email.uppercased())
             #expect(asked.status == .ok && asked.body.contains("Check your email"))
-            #expect(unknown.status == asked.status && unknown.body.replacingOccurrences(of: "nobody", with: "") != "",
-                "an unknown address gets the same kind of answer")
+            #expect(
+                unknown.status == asked.status && unknown.body.replacingOccurrences(of: "nobody", with: "") != "",
+                "an unknown address gets the same kind of answer"
+            )
 
             let message = try #require(try await MailSink.waitForMessages(to: email).first)
             #expect(message.headers["subject"] == "Set a new Kinship password")
@@ -44,13 +47,19 @@ struct PasswordResetTests {
             #expect(form.status == .ok && form.body.contains("Set a new password"))
             let csrf = try #require(form.csrfToken)
             let resetToken = try #require(path.split(separator: "=").last.map(String.init))
-            let mismatch = try await browser.post("/password/reset", form: [
-                "csrf_token": csrf, "token": resetToken, "new_password": "a brand new one", "new_password_again": "another",
-            ])
+            let mismatch = try await browser.post(
+                "/password/reset",
+                form: [
+                    "csrf_token": csrf, "token": resetToken, "new_password": "a brand new one", "new_password_again": "another",
+                ]
+            )
             #expect(mismatch.status == .badRequest)
-            let done = try await browser.post("/password/reset", form: [
-                "csrf_token": csrf, "token": resetToken, "new_password": "a brand new one", "new_password_again": "a brand new one",
-            ])
+            let done = try await browser.post(
+                "/password/reset",
+                form: [
+                    "csrf_token": csrf, "token": resetToken, "new_password": "a brand new one", "new_password_again": "a brand new one",
+                ]
+            )
             #expect(done.status == .ok && done.body.contains("Your password is set"))
 
             let (_, body) = try await server.graph("/me", token: token)
@@ -61,8 +70,10 @@ struct PasswordResetTests {
         }
     }
 
-    @Test("a link used from many browsers at once sets the password once; a link expires after 30 minutes",
-        arguments: TestEngine.enabled)
+    @Test(
+        "a link used from many browsers at once sets the password once; a link expires after 30 minutes",
+        arguments: TestEngine.enabled
+    )
     func singleUseAndExpiry(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let user = try await server.makeUser()
@@ -84,13 +95,18 @@ struct PasswordResetTests {
         }
     }
 
-    @Test("asking is limited: three links an hour per account, and the address limit holds under parallel asks",
-        arguments: TestEngine.enabled)
+    @Test(
+        "asking is limited: three links an hour per account, and the address limit holds under parallel asks",
+        arguments: TestEngine.enabled
+    )
     func throttled(engine: TestEngine) async throws {
-        try await withLiveServer(engine, configure: { configuration in
-            Self.withMail(&configuration)
-            configuration.passwordResets.perAddressPerHour = 6
-        }) { server in
+        try await withLiveServer(
+            engine,
+            configure: { configuration in
+                Self.withMail(&configuration)
+                configuration.passwordResets.perAddressPerHour = 6
+            }
+        ) { server in
             let email = "limit-\(engine)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             _ = try await server.makeUser(name: "Lin Wei", email: email, username: nil)
             var browsers: [Browser] = []

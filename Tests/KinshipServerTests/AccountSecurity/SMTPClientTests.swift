@@ -1,8 +1,9 @@
 import Foundation
 import NIOCore
 import NIOPosix
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// The SMTP client against real SMTP servers (aiosmtpd, started by the test command) and against
 /// servers that misbehave.
@@ -32,7 +33,9 @@ struct SMTPClientTests {
         #expect(try await MailSink.waitForMessages(to: recipient, secure: true).count == 1)
     }
 
-    @Test("a wrong SMTP password, an untrusted certificate, a plain connection to a server that requires TLS, and nobody listening: each a clear error")
+    @Test(
+        "a wrong SMTP password, an untrusted certificate, a plain connection to a server that requires TLS, and nobody listening: each a clear error"
+    )
     func failures() async throws {
         var wrongPassword = try MailSink.secure()
         wrongPassword.password = "not the password"
@@ -106,7 +109,8 @@ struct SMTPClientTests {
 
     /// Runs a TCP server on a free loopback port that does `answer` with each new connection.
     private func withServer<Result>(
-        answering answer: @escaping @Sendable (any Channel) -> Void, _ body: (Int) async throws -> Result
+        answering answer: @escaping @Sendable (any Channel) -> Void,
+        _ body: (Int) async throws -> Result
     ) async throws -> Result {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in

@@ -1,16 +1,20 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Where you are logged in", .timeLimit(.minutes(3)))
 struct SessionListTests {
     static let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
 
-    @Test("each browser is listed with its address and name; ending one logs it out, and nobody else's can be ended",
-        arguments: TestEngine.enabled)
+    @Test(
+        "each browser is listed with its address and name; ending one logs it out, and nobody else's can be ended",
+        arguments: TestEngine.enabled
+    )
     func listAndEnd(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// App callbacks (deauthorize, data deletion) through the outbox, against a small HTTP server the
 /// test runs as the app's server.
@@ -15,8 +16,10 @@ struct CallbackDeliveryTests {
         configuration.callbacks.timeout = 1
     }
 
-    @Test("people removing an app at once: each is told to its server once, signed, and nobody's request waits for it",
-        arguments: TestEngine.enabled)
+    @Test(
+        "people removing an app at once: each is told to its server once, signed, and nobody's request waits for it",
+        arguments: TestEngine.enabled
+    )
     func deauthorize(engine: TestEngine) async throws {
         try await withLiveServer(engine, configure: { $0.callbacks.pollInterval = 0.05 }) { server in
             try await withCallbackReceiver(delay: .seconds(2)) { receiver in
@@ -42,13 +45,18 @@ struct CallbackDeliveryTests {
                 #expect(verified.map(\.userID).sorted() == people.map(\.user.id).sorted(), "once each")
                 #expect(receiver.received.allSatisfy { $0.path == "/deauthorize" })
                 #expect(verified.allSatisfy { abs($0.issuedAt - server.clock.now) <= 1 })
-                #expect(await eventually { (try? await server.platform.callbacks.recent(appID: app.id).allSatisfy { $0.status == .delivered }) == true })
+                #expect(
+                    await eventually { (try? await server.platform.callbacks.recent(appID: app.id).allSatisfy { $0.status == .delivered }) == true }
+                )
                 #expect(try await server.platform.callbacks.recent(appID: app.id).allSatisfy { $0.attempts == 1 && $0.lastStatus == 200 })
 
                 let ada = try await makePersonUsing(app, server, number: 7)
-                let appToken = try #require(try await server.postForm(
-                    "/oauth/access_token", ["grant_type": "client_credentials", "client_id": app.id, "client_secret": app.secret]
-                ).1["access_token"] as? String)
+                let appToken = try #require(
+                    try await server.postForm(
+                        "/oauth/access_token",
+                        ["grant_type": "client_credentials", "client_id": app.id, "client_secret": app.secret]
+                    ).1["access_token"] as? String
+                )
                 #expect(try await server.graph("/\(ada.user.id)/permissions", token: appToken, method: .delete).0 == .ok)
                 #expect(try await callbacks(of: ada.user.id, server.platform).isEmpty, "an app removing itself is not told")
                 #expect(try await server.graph("/me/permissions", token: people[0].token, method: .delete).0 == .unauthorized)
@@ -57,8 +65,10 @@ struct CallbackDeliveryTests {
         }
     }
 
-    @Test("a callback is retried with backoff while the app's server is down or failing, and given up after a day",
-        arguments: TestEngine.enabled)
+    @Test(
+        "a callback is retried with backoff while the app's server is down or failing, and given up after a day",
+        arguments: TestEngine.enabled
+    )
     func retries(engine: TestEngine) async throws {
         try await withLiveServer(engine, configure: Self.fastDelivery) { server in
             let reserved = try ReservedPort()
@@ -170,9 +180,11 @@ struct CallbackDeliveryTests {
                         return try await group.reduce(0, +)
                     }
                     #expect(queued == 30)
-                    #expect(await eventually(within: 30) {
-                        (try? await server.platform.callbacks.recent(appID: app.id, limit: 100).allSatisfy { $0.status == .delivered }) == true
-                    })
+                    #expect(
+                        await eventually(within: 30) {
+                            (try? await server.platform.callbacks.recent(appID: app.id, limit: 100).allSatisfy { $0.status == .delivered }) == true
+                        }
+                    )
                 }
                 let received = try receiver.received.map { try SignedRequest(verifying: $0.signedRequest, secret: signingSecret).userID }
                 #expect(received.sorted() == userIDs.sorted(), "each once")

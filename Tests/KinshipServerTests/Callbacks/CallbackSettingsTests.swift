@@ -1,15 +1,19 @@
 import Foundation
 import KinshipCore
-@testable import KinshipServer
 import SQLKit
 import Testing
 
+@testable import KinshipServer
+
 @Suite("App callback settings", .timeLimit(.minutes(3)))
 struct CallbackSettingsTests {
-    @Test("callback URLs must be https or loopback http, absolute, without credentials or fragment", arguments: [
-        "http://app.example.com/deauthorize", "ftp://127.0.0.1/x", "/deauthorize", "https://user:pw@app.example.com/x",
-        "https://app.example.com/x#part", "https://", "https://app.example.com/" + String(repeating: "a", count: 2000),
-    ])
+    @Test(
+        "callback URLs must be https or loopback http, absolute, without credentials or fragment",
+        arguments: [
+            "http://app.example.com/deauthorize", "ftp://127.0.0.1/x", "/deauthorize", "https://user:pw@app.example.com/x",
+            "https://app.example.com/x#part", "https://", "https://app.example.com/" + String(repeating: "a", count: 2000),
+        ]
+    )
     func refusedURLs(url: String) async throws {
         try await withPlatform(.sqlite) { platform in
             let (app, _) = try await platform.apps.create(name: "A", redirectURIs: [], isConfidential: true)
@@ -27,7 +31,9 @@ struct CallbackSettingsTests {
             let serverSecret = ServerSecret.generate()
             let settings = AppCallbackSettings(platform: platform, secret: serverSecret)
             let (updated, secret) = try await settings.update(
-                appID: app.id, .init(deauthorizeURL: "https://app.example.com/deauthorize", dataDeletionURL: "http://127.0.0.1:8000/d"))
+                appID: app.id,
+                .init(deauthorizeURL: "https://app.example.com/deauthorize", dataDeletionURL: "http://127.0.0.1:8000/d")
+            )
             let first = try #require(secret)
             #expect(first.hasPrefix("kss_"))
             #expect(updated.deauthorizeCallbackURL == "https://app.example.com/deauthorize")
@@ -65,7 +71,8 @@ struct CallbackSettingsTests {
             let shown = try await withThrowingTaskGroup(of: String?.self) { group in
                 for index in 0..<6 {
                     group.addTask {
-                        let change = index % 2 == 0
+                        let change =
+                            index % 2 == 0
                             ? AppCallbackSettings.Change(deauthorizeURL: "https://app.example.com/deauthorize")
                             : AppCallbackSettings.Change(dataDeletionURL: "https://app.example.com/deletion")
                         return try await settings.update(appID: app.id, change).signingSecret

@@ -1,14 +1,17 @@
 import Foundation
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// An app whose deauthorize and data deletion callbacks go to `baseURL`; returns it with its
 /// signing secret.
 func makeAppWithCallbacks(_ server: LiveServer, baseURL: String) async throws -> (app: TestApp, signingSecret: String) {
     let app = try await server.makeApp(confidential: true, redirectURIs: [loopbackRedirect])
     let (_, secret) = try await AppCallbackSettings(platform: server.platform, secret: server.configuration.secret).update(
-        appID: app.id, .init(deauthorizeURL: baseURL + "/deauthorize", dataDeletionURL: baseURL + "/data-deletion"))
+        appID: app.id,
+        .init(deauthorizeURL: baseURL + "/deauthorize", dataDeletionURL: baseURL + "/data-deletion")
+    )
     return (app, try #require(secret))
 }
 

@@ -1,15 +1,21 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// `/chat/auth`, as Prosody's mod_auth_kinship calls it for every chat login (the module itself is
 /// tested against a real Prosody in scripts/e2e/chat_login.py).
 @Suite("Chat login checks", .timeLimit(.minutes(3)))
 struct ChatAuthTests {
     /// Asks `/chat/auth` as the chat server does; returns the status and the answer.
-    static func check(_ server: LiveServer, user: String, token: String, secret: String? = nil) async throws
+    static func check(
+        _ server: LiveServer,
+        user: String,
+        token: String,
+        secret: String? = nil
+    ) async throws
         -> (HTTPResponse.Status, [String: Any])
     {
         let shared = secret ?? ChatServerConfiguration.sharedSecret(from: server.configuration.secret)
@@ -70,8 +76,10 @@ struct ChatAuthTests {
         return (status, Set(json["ended"] as? [String] ?? []))
     }
 
-    @Test("the chat server learns which live logins ended: xmpp_login taken back, app removed, password changed, suspended, deleted",
-        arguments: TestEngine.enabled)
+    @Test(
+        "the chat server learns which live logins ended: xmpp_login taken back, app removed, password changed, suspended, deleted",
+        arguments: TestEngine.enabled
+    )
     func endedLogins(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let app = try await server.makeApp()
@@ -95,9 +103,15 @@ struct ChatAuthTests {
 
             let (status, ended) = try await Self.ended(server, all)
             #expect(status == .ok)
-            #expect(ended == Set(["ungranted", "removed", "password", "suspended", "deleted"].map { Secrets.hash(tokens[$0]!) } + [
-                Secrets.hash("kat_never-issued")
-            ]), "an expired token keeps its live session")
+            #expect(
+                ended
+                    == Set(
+                        ["ungranted", "removed", "password", "suspended", "deleted"].map { Secrets.hash(tokens[$0]!) } + [
+                            Secrets.hash("kat_never-issued")
+                        ]
+                    ),
+                "an expired token keeps its live session"
+            )
             #expect(try await Self.ended(server, all, secret: "wrong").0 == .unauthorized)
             let tooMany = (0...ChatLogins.batchLimit).map { "kat_\($0)" }
             #expect(try await Self.ended(server, tooMany).0 == .badRequest)
@@ -113,7 +127,9 @@ struct ChatAuthTests {
             let token = try await server.logInAndGetToken(app, scope: [.xmppLogin])
             let statuses = try await withThrowingTaskGroup(of: (Bool, HTTPResponse.Status).self) { group in
                 for index in 0..<32 {
-                    group.addTask { (index.isMultiple(of: 2), try await Self.check(server, user: index.isMultiple(of: 2) ? ada.id : lin.id, token: token).0) }
+                    group.addTask {
+                        (index.isMultiple(of: 2), try await Self.check(server, user: index.isMultiple(of: 2) ? ada.id : lin.id, token: token).0)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -126,7 +142,12 @@ struct ChatAuthTests {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let (record, _) = try await server.platform.apps.create(
-                name: "Notes", redirectURIs: [loopbackRedirect], isConfidential: false, ownerID: ada.id, mayChat: false)
+                name: "Notes",
+                redirectURIs: [loopbackRedirect],
+                isConfidential: false,
+                ownerID: ada.id,
+                mayChat: false
+            )
             let dialog = try await server.browser().get(server.dialogURI(TestApp(record: record, secret: ""), scope: [.xmppLogin], pkce: .make()))
             #expect(dialog.location?.contains("error=invalid_scope") == true)
             #expect(dialog.location?.contains("xmpp_login") == true)

@@ -3,8 +3,9 @@ import Foundation
 import HTTPTypes
 import KinshipCore
 import Logging
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 /// The roster calls of Prosody's mod_roster_kinship: rosters read from the friend list,
 /// subscriptions from chat clients applied to it, and the change log the module follows (the
@@ -44,9 +45,11 @@ struct ChatRosterTests {
             _ = try await server.platform.friends.sendRequest(from: ada.id, to: bo.id)
             _ = try await server.platform.friends.sendRequest(from: cy.id, to: ada.id)
 
-            #expect(try await Self.roster(server, of: ada.id) == [
-                lin.id: ["friend", "林伟"], bo.id: ["asked", "Bo Diddley"], cy.id: ["asking", "Cy Young"],
-            ])
+            #expect(
+                try await Self.roster(server, of: ada.id) == [
+                    lin.id: ["friend", "林伟"], bo.id: ["asked", "Bo Diddley"], cy.id: ["asking", "Cy Young"],
+                ]
+            )
             #expect(try await Self.roster(server, of: bo.id) == [ada.id: ["asking", "Ada Lovelace"]])
             #expect(try await Self.call(server, "/chat/roster", ["user": "no-such-person"]).0 == .notFound)
             #expect(try await Self.call(server, "/chat/roster", [:]).0 == .badRequest)
@@ -143,8 +146,10 @@ struct ChatRosterTests {
             #expect(answered - changed < .seconds(1), "answered \(answered - changed) after the change")
             let next = try #require(answer["cursor"] as? Int)
             #expect(next == cursor + 2)
-            #expect(try await Self.call(server, "/chat/roster/changes", ["since": "\(next + 50)"]).1["start_over"] as? Bool == true,
-                "a cursor from another log starts over")
+            #expect(
+                try await Self.call(server, "/chat/roster/changes", ["since": "\(next + 50)"]).1["start_over"] as? Bool == true,
+                "a cursor from another log starts over"
+            )
             #expect(try await Self.call(server, "/chat/roster/changes", ["since": "soon"]).0 == .badRequest)
         }
     }

@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Administration", .timeLimit(.minutes(3)))
 struct AdminPagesTests {
-    @Test("only administrators see /admin; suspending stops every token and session at once and the dialog says why; lifting lets the person back",
-        arguments: TestEngine.enabled)
+    @Test(
+        "only administrators see /admin; suspending stops every token and session at once and the dialog says why; lifting lets the person back",
+        arguments: TestEngine.enabled
+    )
     func suspend(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let admin = try await server.makeUser(name: "Grace Hopper", email: "grace@example.com", username: "grace")
@@ -28,10 +31,15 @@ struct AdminPagesTests {
             #expect(try await browser.get("/admin?q=lovelace").body.contains("ada@example.com"))
             #expect(!(try await browser.get("/admin?q=nobody%25").body.contains("ada@example.com")), "% is a character, not a wildcard")
             let csrf = try #require(page.csrfToken)
-            #expect(try await browser.post("/admin/people", form: ["csrf_token": csrf, "user_id": admin.id, "action": "suspend"]).status
-                == .badRequest, "not oneself")
-            #expect(try await browser.post("/admin/people", form: ["csrf_token": "forged", "user_id": ada.id, "action": "suspend"]).status
-                == .forbidden)
+            #expect(
+                try await browser.post("/admin/people", form: ["csrf_token": csrf, "user_id": admin.id, "action": "suspend"]).status
+                    == .badRequest,
+                "not oneself"
+            )
+            #expect(
+                try await browser.post("/admin/people", form: ["csrf_token": "forged", "user_id": ada.id, "action": "suspend"]).status
+                    == .forbidden
+            )
 
             let outcomes = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<4 {
@@ -55,8 +63,10 @@ struct AdminPagesTests {
             let dialog = try await server.consentPageOrLogin(app)
             #expect(dialog.status == .forbidden && dialog.body.contains("This account is suspended"))
 
-            #expect(try await browser.post("/admin/people", form: ["csrf_token": csrf, "user_id": ada.id, "action": "lift"]).location
-                == "/admin?notice=lifted")
+            #expect(
+                try await browser.post("/admin/people", form: ["csrf_token": csrf, "user_id": ada.id, "action": "lift"]).location
+                    == "/admin?notice=lifted"
+            )
             #expect(try await server.browser().logIn("ada").status == .seeOther)
             #expect(try await server.graph("/me", token: token).0 != .ok, "tokens the suspension ended stay ended")
         }
@@ -83,8 +93,10 @@ extension LiveServer {
 
 @Suite("Suspension and password changes across processes", .timeLimit(.minutes(3)))
 struct AccountChangesAcrossProcessesTests {
-    @Test("a token another process has checked (and cached) stops there too when its person is suspended or changes password",
-        arguments: TestEngine.enabled)
+    @Test(
+        "a token another process has checked (and cached) stops there too when its person is suspended or changes password",
+        arguments: TestEngine.enabled
+    )
     func seenByTheOtherProcess(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()

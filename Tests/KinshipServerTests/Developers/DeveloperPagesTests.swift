@@ -1,14 +1,21 @@
 import Foundation
 import HTTPTypes
 import KinshipCore
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Developer pages", .timeLimit(.minutes(3)))
 struct DeveloperPagesTests {
-    static func appForm(_ csrf: String, name: String = "Notes", type: String = "confidential", redirectURIs: [String] = ["https://notes.example.com/cb"],
-        deauthorize: String = "", dataDeletion: String = "", mayPublish: Bool = false) -> FormParameters
-    {
+    static func appForm(
+        _ csrf: String,
+        name: String = "Notes",
+        type: String = "confidential",
+        redirectURIs: [String] = ["https://notes.example.com/cb"],
+        deauthorize: String = "",
+        dataDeletion: String = "",
+        mayPublish: Bool = false
+    ) -> FormParameters {
         var form: FormParameters = [
             "csrf_token": csrf, "name": name, "type": type, "redirect_uris": redirectURIs.joined(separator: "\r\n"),
             "deauthorize_url": deauthorize, "data_deletion_url": dataDeletion,
@@ -29,8 +36,10 @@ struct DeveloperPagesTests {
         try await server.postForm("/oauth/access_token", ["grant_type": "client_credentials", "client_id": appID, "client_secret": secret]).0
     }
 
-    @Test("making an app: every bad redirect URI gets its own message and nothing is stored; a good form shows the secret once",
-        arguments: TestEngine.enabled)
+    @Test(
+        "making an app: every bad redirect URI gets its own message and nothing is stored; a good form shows the secret once",
+        arguments: TestEngine.enabled
+    )
     func create(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
@@ -38,18 +47,32 @@ struct DeveloperPagesTests {
             #expect(try await browser.logIn("ada").status == .seeOther)
             let csrf = try #require(try await browser.get("/developers").csrfToken)
             #expect(try await browser.post("/developers/apps", form: Self.appForm("forged")).status == .forbidden)
-            let bad = try await browser.post("/developers/apps", form: Self.appForm(csrf, redirectURIs: [
-                "javascript:alert(1)", "http://notes.example.com/cb", "https://notes.example.com/cb#top", "https://ok.example.com/cb",
-            ], deauthorize: "ftp://notes.example.com/x"))
+            let bad = try await browser.post(
+                "/developers/apps",
+                form: Self.appForm(
+                    csrf,
+                    redirectURIs: [
+                        "javascript:alert(1)", "http://notes.example.com/cb", "https://notes.example.com/cb#top", "https://ok.example.com/cb",
+                    ],
+                    deauthorize: "ftp://notes.example.com/x"
+                )
+            )
             #expect(bad.status == .badRequest)
-            for expected in ["javascript: scheme", "plain http on a host that is not loopback", "must not have a fragment", "deauthorize callback URL"] {
+            for expected in [
+                "javascript: scheme", "plain http on a host that is not loopback", "must not have a fragment", "deauthorize callback URL",
+            ] {
                 #expect(bad.body.contains(expected), "\(expected)")
             }
             #expect(bad.body.contains("https://ok.example.com/cb"), "what was typed is kept")
             #expect(try await server.platform.apps.list().isEmpty)
 
-            let made = try await browser.post("/developers/apps", form: Self.appForm(
-                csrf, dataDeletion: "https://notes.example.com/deletion"))
+            let made = try await browser.post(
+                "/developers/apps",
+                form: Self.appForm(
+                    csrf,
+                    dataDeletion: "https://notes.example.com/deletion"
+                )
+            )
             #expect(made.status == .ok)
             let app = try #require(try await server.platform.apps.list().first)
             #expect(app.ownerID != nil && !app.mayPublish && app.isConfidential)
@@ -73,7 +96,11 @@ struct DeveloperPagesTests {
             let grace = try await server.makeUser(name: "Grace Hopper", email: "grace@example.com", username: "grace")
             _ = try await server.platform.users.setAdmin(userID: grace.id, true)
             let (app, _) = try await server.platform.apps.create(
-                name: "Ada's app", redirectURIs: [loopbackRedirect], isConfidential: false, ownerID: ada.id)
+                name: "Ada's app",
+                redirectURIs: [loopbackRedirect],
+                isConfidential: false,
+                ownerID: ada.id
+            )
             for (login, status) in [("ada", HTTPResponse.Status.ok), ("lin", .notFound), ("grace", .ok)] {
                 let browser = server.browser()
                 #expect(try await browser.logIn(login).status == .seeOther)
@@ -82,26 +109,39 @@ struct DeveloperPagesTests {
             let linBrowser = server.browser()
             #expect(try await linBrowser.logIn("lin").status == .seeOther)
             let csrf = try #require(try await linBrowser.get("/developers").csrfToken)
-            #expect(try await linBrowser.post("/developers/apps/\(app.id)/delete", form: ["csrf_token": csrf, "confirm": "Ada's app"]).status
-                == .notFound)
+            #expect(
+                try await linBrowser.post("/developers/apps/\(app.id)/delete", form: ["csrf_token": csrf, "confirm": "Ada's app"]).status
+                    == .notFound
+            )
             #expect(try await server.platform.apps.find(id: app.id) != nil)
             _ = lin
         }
     }
 
-    @Test("rotating the secret: the old one works for the grace period picked, then stops; of rotations at once, one secret is current",
-        arguments: TestEngine.enabled)
+    @Test(
+        "rotating the secret: the old one works for the grace period picked, then stops; of rotations at once, one secret is current",
+        arguments: TestEngine.enabled
+    )
     func rotate(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let (app, first) = try await server.platform.apps.create(
-                name: "Notes", redirectURIs: [loopbackRedirect], isConfidential: true, ownerID: ada.id)
+                name: "Notes",
+                redirectURIs: [loopbackRedirect],
+                isConfidential: true,
+                ownerID: ada.id
+            )
             let browser = server.browser()
             #expect(try await browser.logIn("ada").status == .seeOther)
             let csrf = try #require(try await browser.get("/developers/apps/\(app.id)").csrfToken)
-            let appToken = try #require(try await server.postForm("/oauth/access_token", [
-                "grant_type": "client_credentials", "client_id": app.id, "client_secret": first,
-            ]).1["access_token"] as? String)
+            let appToken = try #require(
+                try await server.postForm(
+                    "/oauth/access_token",
+                    [
+                        "grant_type": "client_credentials", "client_id": app.id, "client_secret": first,
+                    ]
+                ).1["access_token"] as? String
+            )
 
             let rotated = try await browser.post("/developers/apps/\(app.id)/secret", form: ["csrf_token": csrf, "grace": "3600"])
             let second = try #require(Self.code(after: "Client secret", in: rotated))
@@ -113,14 +153,22 @@ struct DeveloperPagesTests {
             #expect(try await Self.clientCredentials(server, appID: app.id, secret: first) == .unauthorized, "after it")
             #expect(try await server.graph("/\(app.id)", token: appToken).0 != .ok)
             #expect(try await Self.clientCredentials(server, appID: app.id, secret: second) == .ok)
-            #expect(try await browser.post("/developers/apps/\(app.id)/secret", form: ["csrf_token": csrf, "grace": "12"]).status
-                == .badRequest, "only the offered grace periods")
+            #expect(
+                try await browser.post("/developers/apps/\(app.id)/secret", form: ["csrf_token": csrf, "grace": "12"]).status
+                    == .badRequest,
+                "only the offered grace periods"
+            )
 
             let secrets = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        Self.code(after: "Client secret", in: try await browser.post(
-                            "/developers/apps/\(app.id)/secret", form: ["csrf_token": csrf, "grace": "0"]))
+                        Self.code(
+                            after: "Client secret",
+                            in: try await browser.post(
+                                "/developers/apps/\(app.id)/secret",
+                                form: ["csrf_token": csrf, "grace": "0"]
+                            )
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -134,20 +182,34 @@ struct DeveloperPagesTests {
         }
     }
 
-    @Test("editing keeps the dialog's rules: without publish_actions allowed the dialog refuses it; deleting stops every token",
-        arguments: TestEngine.enabled)
+    @Test(
+        "editing keeps the dialog's rules: without publish_actions allowed the dialog refuses it; deleting stops every token",
+        arguments: TestEngine.enabled
+    )
     func editAndDelete(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let (record, _) = try await server.platform.apps.create(
-                name: "Notes", redirectURIs: [loopbackRedirect], isConfidential: false, ownerID: ada.id)
+                name: "Notes",
+                redirectURIs: [loopbackRedirect],
+                isConfidential: false,
+                ownerID: ada.id
+            )
             let app = TestApp(record: record, secret: "")
             let token = try await server.logInAndGetToken(app, scope: [.publishActions])
             let browser = server.browser()
             #expect(try await browser.logIn("ada").status == .seeOther)
             let csrf = try #require(try await browser.get("/developers/apps/\(app.id)").csrfToken)
-            let saved = try await browser.post("/developers/apps/\(app.id)", form: Self.appForm(
-                csrf, name: "Notes 2", type: "public", redirectURIs: [loopbackRedirect], mayPublish: false))
+            let saved = try await browser.post(
+                "/developers/apps/\(app.id)",
+                form: Self.appForm(
+                    csrf,
+                    name: "Notes 2",
+                    type: "public",
+                    redirectURIs: [loopbackRedirect],
+                    mayPublish: false
+                )
+            )
             #expect(saved.location == "/developers/apps/\(app.id)?notice=saved")
             let changed = try #require(try await server.platform.apps.find(id: app.id))
             #expect(changed.name == "Notes 2" && !changed.mayPublish)

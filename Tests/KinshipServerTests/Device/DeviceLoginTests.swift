@@ -6,14 +6,18 @@ import Testing
 
 @Suite("Device login (RFC 8628)", .timeLimit(.minutes(3)))
 struct DeviceLoginTests {
-    @Test("start, pending, slow_down, the person logs in on /device and unticks email, the device gets its tokens once",
-        arguments: TestEngine.enabled)
+    @Test(
+        "start, pending, slow_down, the person logs in on /device and unticks email, the device gets its tokens once",
+        arguments: TestEngine.enabled
+    )
     func approved(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
             let (status, started) = try await server.postForm(
-                "/oauth/device_authorization", ["client_id": app.id, "scope": "openid email user_friends"])
+                "/oauth/device_authorization",
+                ["client_id": app.id, "scope": "openid email user_friends"]
+            )
             #expect(status == .ok)
             let userCode = try #require(started["user_code"] as? String)
             let deviceCode = try #require(started["device_code"] as? String)
@@ -146,7 +150,9 @@ struct DeviceLoginTests {
                 #expect(answered == status && json["error"] as? String == error, "\(form.formEncoded): \(json)")
             }
             let (webStatus, webStarted) = try await server.postForm(
-                "/oauth/device_authorization", ["client_id": web.id, "client_secret": try #require(web.secret)])
+                "/oauth/device_authorization",
+                ["client_id": web.id, "client_secret": try #require(web.secret)]
+            )
             #expect(webStatus == .ok && webStarted["device_code"] is String, "a confidential app starts with its secret")
 
             let started = try await server.startDeviceLogin(app)
@@ -190,7 +196,9 @@ extension LiveServer {
     /// One poll of the token endpoint with a device code.
     func pollDevice(_ deviceCode: String, app: TestApp) async throws -> (status: HTTPResponse.Status, error: String?, json: [String: Any]) {
         let (status, json) = try await postForm(
-            "/oauth/access_token", ["grant_type": GrantType.deviceCode, "client_id": app.id, "device_code": deviceCode])
+            "/oauth/access_token",
+            ["grant_type": GrantType.deviceCode, "client_id": app.id, "device_code": deviceCode]
+        )
         return (status, json["error"] as? String, json)
     }
 }
@@ -199,8 +207,11 @@ extension Browser {
     /// Types `userCode` on `/device` (the browser is logged in); returns the answer (the consent page when it is right).
     func enterDeviceCode(_ userCode: String) async throws -> Page {
         let form = try await get("/device")
-        return try await post("/device", form: [
-            "csrf_token": try #require(form.form(action: "/device")?.fields.first { $0.name == "csrf_token" }?.value), "user_code": userCode,
-        ])
+        return try await post(
+            "/device",
+            form: [
+                "csrf_token": try #require(form.form(action: "/device")?.fields.first { $0.name == "csrf_token" }?.value), "user_code": userCode,
+            ]
+        )
     }
 }

@@ -25,8 +25,10 @@ struct OpenIDProviderTests {
             #expect(json["subject_types_supported"] as? [String] == ["public"])
             #expect((json["id_token_signing_alg_values_supported"] as? [String])?.first == "RS256")
             #expect(json["code_challenge_methods_supported"] as? [String] == ["S256"])
-            #expect(Set(json["token_endpoint_auth_methods_supported"] as? [String] ?? [])
-                == ["client_secret_basic", "client_secret_post", "none"])
+            #expect(
+                Set(json["token_endpoint_auth_methods_supported"] as? [String] ?? [])
+                    == ["client_secret_basic", "client_secret_post", "none"]
+            )
             let scopes = Set(json["scopes_supported"] as? [String] ?? [])
             #expect(scopes.isSuperset(of: ["openid", "profile", "email", "public_profile", "user_friends"]))
             let claims = Set(json["claims_supported"] as? [String] ?? [])
@@ -39,8 +41,10 @@ struct OpenIDProviderTests {
         }
     }
 
-    @Test("the id_token is signed with a published key and carries the login, the nonce and the granted claims",
-        arguments: TestEngine.enabled)
+    @Test(
+        "the id_token is signed with a published key and carries the login, the nonce and the granted claims",
+        arguments: TestEngine.enabled
+    )
     func idTokenClaims(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let user = try await server.makeUser()
@@ -70,8 +74,10 @@ struct OpenIDProviderTests {
         }
     }
 
-    @Test("claims follow what was asked and granted: email unticked, profile not asked, no openid at all",
-        arguments: TestEngine.enabled)
+    @Test(
+        "claims follow what was asked and granted: email unticked, profile not asked, no openid at all",
+        arguments: TestEngine.enabled
+    )
     func claimsAsGranted(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
@@ -191,9 +197,10 @@ struct OpenIDProviderTests {
             let app = try await server.makeApp()
             let browser = server.browser()
             let base = server.dialogURI(app, scope: [.openID], pkce: PKCEPair.make(), openID: .init(nonce: "n"))
-            for extra in ["prompt=none%20login", "prompt=sometimes", "max_age=-1", "max_age=soon", "response_mode=fragment",
-                "nonce=a&nonce=b"]
-            {
+            for extra in [
+                "prompt=none%20login", "prompt=sometimes", "max_age=-1", "max_age=soon", "response_mode=fragment",
+                "nonce=a&nonce=b",
+            ] {
                 let page = try await browser.get(base + "&" + extra)
                 #expect(page.status == .seeOther, "\(extra)")
                 #expect(page.location?.contains("error=invalid_request") == true, "\(extra): \(page.location ?? "")")

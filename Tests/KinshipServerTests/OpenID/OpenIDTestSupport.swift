@@ -45,11 +45,21 @@ extension LiveServer {
 
     /// A login through the dialog with scope `openid` and more; returns the token response.
     func openIDLogin(
-        _ app: TestApp, scope: [Permission], untick: [Permission] = [], nonce: String? = "n-0S6_WzA2Mj", browser: Browser? = nil
+        _ app: TestApp,
+        scope: [Permission],
+        untick: [Permission] = [],
+        nonce: String? = "n-0S6_WzA2Mj",
+        browser: Browser? = nil
     ) async throws -> [String: Any] {
         let pkce = PKCEPair.make()
         let response = try await authorize(
-            browser ?? self.browser(), app, scope: scope, untick: untick, pkce: pkce, openID: OpenIDParameters(nonce: nonce))
+            browser ?? self.browser(),
+            app,
+            scope: scope,
+            untick: untick,
+            pkce: pkce,
+            openID: OpenIDParameters(nonce: nonce)
+        )
         guard case .code(let code, _) = response else { throw BrowserError.noRedirect(0) }
         let (status, json) = try await exchange(code: code, app: app, verifier: pkce.verifier)
         #expect(status == .ok)

@@ -97,7 +97,11 @@ struct RefreshTokenTests {
             let app = try await first.makeApp()
             let token = try #require(try await first.loginResponse(app, scope: [.publicProfile])["refresh_token"] as? String)
             let second = try await Platform.open(
-                first.platform.database.location, bcryptCost: 4, clock: first.clock, logger: Logger(label: "second"))
+                first.platform.database.location,
+                bcryptCost: 4,
+                clock: first.clock,
+                logger: Logger(label: "second")
+            )
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: first.platform.database.location)
             configuration.secret = first.configuration.secret
             let secondApp = try await KinshipApplication.make(platform: second, configuration: configuration, logger: Logger(label: "second"))
@@ -112,15 +116,22 @@ struct RefreshTokenTests {
             }
             await second.close()
             #expect(statuses == Array(repeating: .ok, count: 8))
-            let record = try #require(try await first.platform.database.read { sql in
-                try await sql.raw("SELECT COUNT(*) AS n FROM refresh_tokens WHERE rotated_at IS NOT NULL").first(decodingColumn: "n", as: Int.self)
-            })
+            let record = try #require(
+                try await first.platform.database.read { sql in
+                    try await sql.raw("SELECT COUNT(*) AS n FROM refresh_tokens WHERE rotated_at IS NOT NULL").first(
+                        decodingColumn: "n",
+                        as: Int.self
+                    )
+                }
+            )
             #expect(record == 1, "the token was rotated once; the other answers came through the grace window")
         }
     }
 
-    @Test("removing the app, revoking the refresh token or 90 days unused end refreshing; a refresh never widens the grant",
-        arguments: TestEngine.enabled)
+    @Test(
+        "removing the app, revoking the refresh token or 90 days unused end refreshing; a refresh never widens the grant",
+        arguments: TestEngine.enabled
+    )
     func endings(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
@@ -135,8 +146,13 @@ struct RefreshTokenTests {
             let (_, narrower) = try await server.refresh(token, app: app)
             #expect((narrower["granted_scopes"] as? [String]) == ["public_profile"], "a revoked permission stays revoked")
 
-            let (revokeStatus, _) = try await server.postForm("/oauth/revoke", ["token": try #require(narrower["refresh_token"] as? String),
-                "client_id": app.id])
+            let (revokeStatus, _) = try await server.postForm(
+                "/oauth/revoke",
+                [
+                    "token": try #require(narrower["refresh_token"] as? String),
+                    "client_id": app.id,
+                ]
+            )
             #expect(revokeStatus == .ok)
             let (afterRevoke, _) = try await server.refresh(try #require(narrower["refresh_token"] as? String), app: app)
             #expect(afterRevoke == .badRequest)
@@ -159,8 +175,10 @@ struct RefreshTokenTests {
         }
     }
 
-    @Test("an OpenID login's refresh carries a new id_token without the nonce, with the first login's auth_time",
-        arguments: TestEngine.enabled)
+    @Test(
+        "an OpenID login's refresh carries a new id_token without the nonce, with the first login's auth_time",
+        arguments: TestEngine.enabled
+    )
     func refreshedIDToken(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let user = try await server.makeUser()
@@ -200,7 +218,10 @@ struct RefreshTokenTests {
 extension LiveServer {
     /// A login through the dialog; returns the whole token response.
     func loginResponse(
-        _ app: TestApp, scope: [Permission], untick: [Permission] = [], secret: String? = nil
+        _ app: TestApp,
+        scope: [Permission],
+        untick: [Permission] = [],
+        secret: String? = nil
     ) async throws -> [String: Any] {
         let pkce = PKCEPair.make()
         let response = try await authorize(browser(), app, scope: scope, untick: untick, pkce: pkce)
@@ -211,7 +232,12 @@ extension LiveServer {
     }
 
     /// `grant_type=refresh_token` at the token endpoint.
-    func refresh(_ token: String, app: TestApp, secret: String? = nil, scope: String? = nil) async throws
+    func refresh(
+        _ token: String,
+        app: TestApp,
+        secret: String? = nil,
+        scope: String? = nil
+    ) async throws
         -> (HTTPResponse.Status, [String: Any])
     {
         var form: FormParameters = ["grant_type": "refresh_token", "refresh_token": token, "client_id": app.id]

@@ -6,8 +6,10 @@ import Testing
 
 @Suite("id_token signing keys", .timeLimit(.minutes(3)))
 struct SigningKeyRotationTests {
-    @Test("a rotated key is published first, signs from its activation, and the old one stays published until its id_tokens expire",
-        arguments: TestEngine.enabled)
+    @Test(
+        "a rotated key is published first, signs from its activation, and the old one stays published until its id_tokens expire",
+        arguments: TestEngine.enabled
+    )
     func rotation(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()

@@ -44,14 +44,22 @@ struct UserInfoTests {
             #expect(none.headers[.wwwAuthenticate] == #"Bearer realm="kinship""#)
             for bad in ["kat_nonsense", "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.", String(repeating: "x", count: 4000), "a\"b"] {
                 let response = try await server.client.executeRequest(
-                    uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(bad)"], body: nil)
+                    uri: "/userinfo",
+                    method: .get,
+                    headers: [.authorization: "Bearer \(bad)"],
+                    body: nil
+                )
                 #expect(response.status == .unauthorized, "\(bad.prefix(20))")
                 #expect(response.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
             }
             let token = try await server.logInAndGetToken(app, scope: [.publicProfile])
             server.clock.advance(by: 3 * 60 * 60)
             let expired = try await server.client.executeRequest(
-                uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(token)"], body: nil)
+                uri: "/userinfo",
+                method: .get,
+                headers: [.authorization: "Bearer \(token)"],
+                body: nil
+            )
             #expect(expired.status == .unauthorized)
             #expect(expired.headers[.wwwAuthenticate]?.contains("expired") == true)
         }

@@ -17,24 +17,49 @@ struct AccountPagesTests {
             #expect(page.body.contains("At least 8 characters"))
             let token = try #require(page.csrfToken)
 
-            let forged = try await browser.post("/signup", form: ["csrf_token": "forged", "name": "Lin", "email": "lin@example.com",
-                "password": testPassword, "password_again": testPassword])
+            let forged = try await browser.post(
+                "/signup",
+                form: [
+                    "csrf_token": "forged", "name": "Lin", "email": "lin@example.com",
+                    "password": testPassword, "password_again": testPassword,
+                ]
+            )
             #expect(forged.status == .forbidden)
-            let short = try await browser.post("/signup", form: ["csrf_token": token, "name": "Lin", "email": "lin@example.com",
-                "password": "short", "password_again": "short"])
+            let short = try await browser.post(
+                "/signup",
+                form: [
+                    "csrf_token": token, "name": "Lin", "email": "lin@example.com",
+                    "password": "short", "password_again": "short",
+                ]
+            )
             #expect(short.status == .badRequest)
             #expect(short.body.contains("8 to 72 bytes"))
             #expect(short.body.contains(#"value="lin@example.com""#), "what was typed is kept")
-            let mismatch = try await browser.post("/signup", form: ["csrf_token": token, "name": "Lin", "email": "lin@example.com",
-                "password": testPassword, "password_again": testPassword + "!"])
+            let mismatch = try await browser.post(
+                "/signup",
+                form: [
+                    "csrf_token": token, "name": "Lin", "email": "lin@example.com",
+                    "password": testPassword, "password_again": testPassword + "!",
+                ]
+            )
             #expect(mismatch.body.contains("not the same"))
-            let taken = try await browser.post("/signup", form: ["csrf_token": token, "name": "Ada", "email": "ADA@example.com",
-                "password": testPassword, "password_again": testPassword])
+            let taken = try await browser.post(
+                "/signup",
+                form: [
+                    "csrf_token": token, "name": "Ada", "email": "ADA@example.com",
+                    "password": testPassword, "password_again": testPassword,
+                ]
+            )
             #expect(taken.body.contains("exists already"))
             #expect(try await server.platform.users.list().count == 1, "nothing was stored by the refused forms")
 
-            let done = try await browser.post("/signup", form: ["csrf_token": token, "name": "Lin Wei", "email": "lin@example.com",
-                "password": testPassword, "password_again": testPassword])
+            let done = try await browser.post(
+                "/signup",
+                form: [
+                    "csrf_token": token, "name": "Lin Wei", "email": "lin@example.com",
+                    "password": testPassword, "password_again": testPassword,
+                ]
+            )
             #expect(done.status == .seeOther)
             #expect(done.location == "/account?notice=welcome")
             let profile = try await browser.get("/account?notice=welcome")
@@ -52,8 +77,15 @@ struct AccountPagesTests {
             let token = try #require(try await browser.get("/signup").csrfToken)
             var statuses: [HTTPResponse.Status] = []
             for index in 1...3 {
-                statuses.append(try await browser.post("/signup", form: ["csrf_token": token, "name": "Person \(index)",
-                    "email": "person\(index)@example.com", "password": testPassword, "password_again": testPassword]).status)
+                statuses.append(
+                    try await browser.post(
+                        "/signup",
+                        form: [
+                            "csrf_token": token, "name": "Person \(index)",
+                            "email": "person\(index)@example.com", "password": testPassword, "password_again": testPassword,
+                        ]
+                    ).status
+                )
                 browser.setCookie("kinship_session", nil)
             }
             #expect(statuses == [.seeOther, .tooManyRequests, .tooManyRequests])
@@ -100,8 +132,13 @@ struct AccountPagesTests {
             #expect(try await server.graph("/me", token: accessToken).1["name"] as? String == "Ada Lovelace")
             let page = try await browser.get("/account")
             let token = try #require(page.csrfToken)
-            let saved = try await browser.post("/account/profile", form: ["csrf_token": token, "name": "Augusta Ada King",
-                "first_name": "", "last_name": "", "birthday": "1815-12-10", "hometown": "London", "location": ""])
+            let saved = try await browser.post(
+                "/account/profile",
+                form: [
+                    "csrf_token": token, "name": "Augusta Ada King",
+                    "first_name": "", "last_name": "", "birthday": "1815-12-10", "hometown": "London", "location": "",
+                ]
+            )
             #expect(saved.location == "/account?notice=saved")
             let stored = try #require(try await server.platform.users.find(id: ada.id))
             #expect(stored.name == "Augusta Ada King" && stored.firstName == "Augusta" && stored.middleName == "Ada" && stored.lastName == "King")
@@ -115,20 +152,29 @@ struct AccountPagesTests {
             #expect(try await server.platform.users.find(id: ada.id)?.name == "Augusta Ada King", "a refused change changes nothing")
 
             let picture = try #require(page.csrfToken)
-            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 1, 44, 0, 0, 0, 150, 8, 2, 0, 0, 0])
+            let png = Data(
+                [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 1, 44, 0, 0, 0, 150, 8, 2, 0, 0, 0]
+            )
             let uploaded = try await browser.upload("/account/picture", csrf: picture, file: png)
             #expect(uploaded.location == "/account?notice=picture")
             #expect(try await browser.get("/account").body.contains("&amp;v="), "the page shows the new picture, not a cached one")
-            #expect(try await browser.upload("/account/picture", csrf: picture, file: png + Data(count: 1024 * 1024)).location
-                == "/account?notice=picture", "a 1 MiB picture is under the limit")
+            #expect(
+                try await browser.upload("/account/picture", csrf: picture, file: png + Data(count: 1024 * 1024)).location
+                    == "/account?notice=picture",
+                "a 1 MiB picture is under the limit"
+            )
             #expect(try await browser.upload("/account/picture", csrf: picture, file: Data("GIF89a".utf8)).body.contains("must be a PNG or a JPEG"))
             #expect(try await browser.upload("/account/picture", csrf: picture, file: Data()).body.contains("Choose a PNG or JPEG file first"))
             #expect(try await browser.upload("/account/picture", csrf: "forged", file: png).status == .forbidden)
             let huge = try await browser.upload("/account/picture", csrf: picture, file: png + Data(count: 3 * 1024 * 1024))
             #expect(huge.status == .contentTooLarge)
             #expect(huge.body.contains("larger than 2 MiB"))
-            let garbled = try await browser.send("/account/picture", method: .post,
-                headers: [.contentType: "multipart/form-data; boundary=xyz"], body: ByteBuffer(string: "--xyz\r\nnonsense"))
+            let garbled = try await browser.send(
+                "/account/picture",
+                method: .post,
+                headers: [.contentType: "multipart/form-data; boundary=xyz"],
+                body: ByteBuffer(string: "--xyz\r\nnonsense")
+            )
             #expect(garbled.status == .badRequest)
             #expect(garbled.body.contains("could not be read"))
         }
@@ -148,25 +194,41 @@ struct AccountPagesTests {
             #expect(try await adaBrowser.get("/account/friends?q=%25").body.contains("Nobody with that name"), "% is a character, not a wildcard")
             let token = try #require(search.csrfToken)
 
-            #expect(try await adaBrowser.post("/account/friends", form: ["csrf_token": "forged", "action": "request", "user_id": grace.id]).status == .forbidden)
+            #expect(
+                try await adaBrowser.post("/account/friends", form: ["csrf_token": "forged", "action": "request", "user_id": grace.id]).status
+                    == .forbidden
+            )
             #expect(try await server.platform.friends.outgoingRequests(of: ada.id).isEmpty)
-            let sent = try await adaBrowser.post("/account/friends", form: ["csrf_token": token, "action": "request", "user_id": grace.id, "q": "hop"])
+            let sent = try await adaBrowser.post(
+                "/account/friends",
+                form: ["csrf_token": token, "action": "request", "user_id": grace.id, "q": "hop"]
+            )
             #expect(sent.location == "/account/friends?notice=requested&q=hop")
             _ = try await adaBrowser.post("/account/friends", form: ["csrf_token": token, "action": "request", "user_id": alan.id])
             _ = try await adaBrowser.post("/account/friends", form: ["csrf_token": token, "action": "cancel", "user_id": alan.id])
             #expect(try await server.platform.friends.outgoingRequests(of: ada.id).map(\.toUserID) == [grace.id])
-            #expect(try await adaBrowser.post("/account/friends", form: ["csrf_token": token, "action": "request", "user_id": ada.id]).status == .badRequest)
+            #expect(
+                try await adaBrowser.post("/account/friends", form: ["csrf_token": token, "action": "request", "user_id": ada.id]).status
+                    == .badRequest
+            )
 
             let graceBrowser = server.browser()
             _ = try await graceBrowser.logIn("grace@example.com")
             let incoming = try await graceBrowser.get("/account/friends")
-            #expect(incoming.body.contains("Accept Ada Lovelace&#39;s friend request") || incoming.body.contains("Accept Ada Lovelace's friend request"))
+            #expect(
+                incoming.body.contains("Accept Ada Lovelace&#39;s friend request") || incoming.body.contains("Accept Ada Lovelace's friend request")
+            )
             let graceToken = try #require(incoming.csrfToken)
-            #expect(try await graceBrowser.post("/account/friends", form: ["csrf_token": graceToken, "action": "accept", "user_id": ada.id]).location
-                == "/account/friends?notice=accepted")
+            #expect(
+                try await graceBrowser.post("/account/friends", form: ["csrf_token": graceToken, "action": "accept", "user_id": ada.id]).location
+                    == "/account/friends?notice=accepted"
+            )
             #expect(try await server.platform.friends.friendIDs(of: ada.id) == [grace.id])
-            #expect(try await graceBrowser.post("/account/friends", form: ["csrf_token": graceToken, "action": "accept", "user_id": ada.id]).location
-                == "/account/friends?notice=gone", "answering twice is explained, not an error")
+            #expect(
+                try await graceBrowser.post("/account/friends", form: ["csrf_token": graceToken, "action": "accept", "user_id": ada.id]).location
+                    == "/account/friends?notice=gone",
+                "answering twice is explained, not an error"
+            )
             #expect(try await adaBrowser.get("/account/friends").body.contains("Your friends (1)"))
 
             _ = try await adaBrowser.post("/account/friends", form: ["csrf_token": token, "action": "unfriend", "user_id": grace.id])
@@ -193,8 +255,10 @@ struct AccountPagesTests {
             #expect(page.body.contains("Always shared"), "public_profile cannot be taken back alone")
             let csrf = try #require(page.csrfToken)
 
-            #expect(try await browser.post("/account/apps", form: ["csrf_token": csrf, "app_id": app.id, "permission": "public_profile"]).status
-                == .badRequest)
+            #expect(
+                try await browser.post("/account/apps", form: ["csrf_token": csrf, "app_id": app.id, "permission": "public_profile"]).status
+                    == .badRequest
+            )
             let revoked = try await browser.post("/account/apps", form: ["csrf_token": csrf, "app_id": app.id, "permission": "email"])
             #expect(revoked.location == "/account/apps?notice=revoked")
             let (_, me) = try await server.graph("/me?fields=id,email", token: token)
@@ -222,9 +286,12 @@ extension Browser {
     /// Signs up on `/signup` with the test password and returns the answer to the form.
     func signUp(name: String, email: String) async throws -> Page {
         let token = try #require(try await get("/signup").csrfToken)
-        return try await post("/signup", form: [
-            "csrf_token": token, "name": name, "email": email, "password": testPassword, "password_again": testPassword,
-        ])
+        return try await post(
+            "/signup",
+            form: [
+                "csrf_token": token, "name": name, "email": email, "password": testPassword, "password_again": testPassword,
+            ]
+        )
     }
 
     /// Logs in on `/login` and returns the answer to the form.
@@ -240,10 +307,16 @@ extension Browser {
         let boundary = "kinship-test-boundary"
         var body = Data()
         body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(csrf)\r\n".utf8))
-        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"picture\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n".utf8))
+        body.append(
+            Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"picture\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        )
         body.append(file)
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))
-        return try await send(uri, method: .post, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"],
-            body: ByteBuffer(bytes: body))
+        return try await send(
+            uri,
+            method: .post,
+            headers: [.contentType: "multipart/form-data; boundary=\(boundary)"],
+            body: ByteBuffer(bytes: body)
+        )
     }
 }

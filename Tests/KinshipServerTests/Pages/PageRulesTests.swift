@@ -1,19 +1,23 @@
-@testable import KinshipServer
 import Testing
+
+@testable import KinshipServer
 
 @Suite("Page rules")
 struct PageRulesTests {
-    @Test("next= after login stays on this site", arguments: [
-        ("/account/friends?q=ada", "/account/friends?q=ada"), ("/", "/"), (nil, "/account"), ("", "/account"),
-        ("//evil.example", "/account"), ("/\\evil.example", "/account"), ("https://evil.example", "/account"),
-        ("javascript:alert(1)", "/account"), ("/account\r\nSet-Cookie: x=1", "/account"), ("account", "/account"),
-        // What a WHATWG URL parser does with a Location: tab and newlines vanish, leading C0 and
-        // spaces are stripped, and a backslash is a slash — each of these would be another site.
-        ("/\t/evil.example", "/account"), ("/\n/evil.example", "/account"), ("/\r/evil.example", "/account"),
-        ("\t//evil.example", "/account"), (" //evil.example", "/account"), ("\u{0C}//evil.example", "/account"),
-        ("/\u{0}/evil.example", "/account"), ("\\\\evil.example", "/account"), ("/\u{7F}/evil.example", "/account"),
-        ("/%09/evil.example", "/%09/evil.example"), ("/account?next=//evil.example", "/account?next=//evil.example"),
-    ] as [(String?, String)])
+    @Test(
+        "next= after login stays on this site",
+        arguments: [
+            ("/account/friends?q=ada", "/account/friends?q=ada"), ("/", "/"), (nil, "/account"), ("", "/account"),
+            ("//evil.example", "/account"), ("/\\evil.example", "/account"), ("https://evil.example", "/account"),
+            ("javascript:alert(1)", "/account"), ("/account\r\nSet-Cookie: x=1", "/account"), ("account", "/account"),
+            // What a WHATWG URL parser does with a Location: tab and newlines vanish, leading C0 and
+            // spaces are stripped, and a backslash is a slash — each of these would be another site.
+            ("/\t/evil.example", "/account"), ("/\n/evil.example", "/account"), ("/\r/evil.example", "/account"),
+            ("\t//evil.example", "/account"), (" //evil.example", "/account"), ("\u{0C}//evil.example", "/account"),
+            ("/\u{0}/evil.example", "/account"), ("\\\\evil.example", "/account"), ("/\u{7F}/evil.example", "/account"),
+            ("/%09/evil.example", "/%09/evil.example"), ("/account?next=//evil.example", "/account?next=//evil.example"),
+        ] as [(String?, String)]
+    )
     func localPath(next: String?, expected: String) {
         #expect(AccountPages.localPath(next) == expected)
     }
@@ -32,8 +36,14 @@ struct PageRulesTests {
 
     @Test("profile changes: trimmed, empty as absent, names taken from the name when both are empty")
     func profileChanges() throws {
-        let changes = try ProfileChanges(name: "  Augusta Ada King ", firstName: " ", lastName: nil, birthday: "",
-            hometown: " London ", location: nil).normalized()
+        let changes = try ProfileChanges(
+            name: "  Augusta Ada King ",
+            firstName: " ",
+            lastName: nil,
+            birthday: "",
+            hometown: " London ",
+            location: nil
+        ).normalized()
         #expect(changes.name == "Augusta Ada King")
         #expect(changes.firstName == "Augusta" && changes.middleName == "Ada" && changes.lastName == "King")
         #expect(changes.birthday == nil && changes.hometown == "London")

@@ -2,15 +2,18 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import KinshipCore
-@testable import KinshipServer
-@testable import kinship
 import NIOCore
 import Testing
 
+@testable import KinshipServer
+@testable import kinship
+
 @Suite("Sample app", .timeLimit(.minutes(3)))
 struct SampleAppTests {
-    @Test("logged out, then a login without email: 'Email not shared', re-ask with rerequest, friends JSON with pinyin search",
-        arguments: TestEngine.enabled)
+    @Test(
+        "logged out, then a login without email: 'Email not shared', re-ask with rerequest, friends JSON with pinyin search",
+        arguments: TestEngine.enabled
+    )
     func loginAndProfile(engine: TestEngine) async throws {
         try await withLiveServer(engine, builtInApps: [.sample]) { server in
             let ada = try await server.makeUser()
@@ -19,7 +22,11 @@ struct SampleAppTests {
             for friend in [wei, grace] {
                 try await server.platform.friends.befriend(ada.id, friend.id)
                 _ = try await server.platform.authorizations.recordConsent(
-                    userID: friend.id, appID: BuiltInApp.sample.id, granted: [.userFriends], declined: [])
+                    userID: friend.id,
+                    appID: BuiltInApp.sample.id,
+                    granted: [.userFriends],
+                    declined: []
+                )
             }
             let browser = server.browser()
             let loggedOut = try await browser.get("/sample")
@@ -44,14 +51,18 @@ struct SampleAppTests {
             #expect(all["total"] as? Int == 2)
             for search in ["zw", "zhang", "张"] {
                 let found = try await browser.json("/sample/friends.json?q=" + FormParameters.encode(search))
-                let names = (found["sections"] as? [[String: Any]])?.flatMap { ($0["friends"] as? [[String: Any]]) ?? [] }.map { $0["name"] as? String }
+                let names = (found["sections"] as? [[String: Any]])?.flatMap { ($0["friends"] as? [[String: Any]]) ?? [] }.map {
+                    $0["name"] as? String
+                }
                 #expect(names == ["张伟"], "search \(search)")
             }
         }
     }
 
-    @Test("settings: revoke user_friends and the picker explains; a forged form changes nothing; remove app logs out",
-        arguments: TestEngine.enabled)
+    @Test(
+        "settings: revoke user_friends and the picker explains; a forged form changes nothing; remove app logs out",
+        arguments: TestEngine.enabled
+    )
     func settings(engine: TestEngine) async throws {
         try await withLiveServer(engine, builtInApps: [.sample]) { server in
             _ = try await server.makeUser()
@@ -84,8 +95,10 @@ struct SampleAppTests {
         }
     }
 
-    @Test("the platform's deauthorize callback logs the person out of the sample at once; a forged one changes nothing",
-        arguments: TestEngine.enabled)
+    @Test(
+        "the platform's deauthorize callback logs the person out of the sample at once; a forged one changes nothing",
+        arguments: TestEngine.enabled
+    )
     func deauthorizeCallback(engine: TestEngine) async throws {
         try await withLiveServer(engine, builtInApps: [.sample], configure: { $0.callbacks.pollInterval = 0.05 }) { server in
             let ada = try await server.makeUser()

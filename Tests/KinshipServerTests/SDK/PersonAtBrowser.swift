@@ -27,8 +27,11 @@ struct DialogPerson: Sendable {
         }
         while page.form(action: "/dialog/oauth/confirm") != nil {
             page = try await browser.submit(
-                page, action: "/dialog/oauth/confirm", button: ("action", pressesCancel ? "cancel" : "continue"),
-                untick: untick.map(\.rawValue))
+                page,
+                action: "/dialog/oauth/confirm",
+                button: ("action", pressesCancel ? "cancel" : "continue"),
+                untick: untick.map(\.rawValue)
+            )
         }
         let location = try #require(page.location, "the dialog did not redirect: HTTP \(page.status) \(page.body)")
         return try #require(URL(string: location))
@@ -94,15 +97,25 @@ struct SDKClient: Sendable {
     let manager: LoginManager
     let graph: GraphClient
 
-    init(server: LiveServer, app: TestApp, cache: any TokenCache, presenter: any LoginPresenter,
-        transport: any HTTPTransport = URLSessionTransport()) async throws
-    {
+    init(
+        server: LiveServer,
+        app: TestApp,
+        cache: any TokenCache,
+        presenter: any LoginPresenter,
+        transport: any HTTPTransport = URLSessionTransport()
+    ) async throws {
         let port = try #require(server.client.port)
         configuration = KinshipConfiguration(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appID: app.id, requestTimeout: 10)
         let session = try await Session(appID: app.id, cache: cache, clock: server.dateClock)
         // A device login's waits between polls move the platform's clock instead of sleeping.
-        manager = LoginManager(configuration: configuration, session: session, presenter: presenter, transport: transport,
-            timeout: .seconds(20), sleep: { [clock = server.clock] wait in clock.advance(by: Int(wait.components.seconds)) })
+        manager = LoginManager(
+            configuration: configuration,
+            session: session,
+            presenter: presenter,
+            transport: transport,
+            timeout: .seconds(20),
+            sleep: { [clock = server.clock] wait in clock.advance(by: Int(wait.components.seconds)) }
+        )
         graph = GraphClient(configuration: configuration, tokens: manager, transport: transport)
     }
 

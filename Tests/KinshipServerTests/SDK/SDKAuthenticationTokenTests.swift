@@ -63,12 +63,16 @@ struct SDKAuthenticationTokenTests {
                 await #expect(throws: AuthenticationTokenError.self) { try await verifier.verify(garbage, nonce: nil) }
             }
             let foreign = AuthenticationTokenVerifier(
-                configuration: KinshipConfiguration(serverURL: configuration.serverURL, appID: other.id), clock: server.dateClock)
+                configuration: KinshipConfiguration(serverURL: configuration.serverURL, appID: other.id),
+                clock: server.dateClock
+            )
             await #expect(throws: AuthenticationTokenError.rejected("it was issued to another app")) {
                 try await foreign.verify(idToken, nonce: "n-1")
             }
             let elsewhere = AuthenticationTokenVerifier(
-                configuration: KinshipConfiguration(serverURL: URL(string: "http://localhost:\(port)")!, appID: app.id), clock: server.dateClock)
+                configuration: KinshipConfiguration(serverURL: URL(string: "http://localhost:\(port)")!, appID: app.id),
+                clock: server.dateClock
+            )
             await #expect {
                 try await elsewhere.verify(idToken, nonce: "n-1")
             } throws: { error in

@@ -11,7 +11,12 @@ struct SDKDeviceLoginTests {
         try await withLiveServer(.sqlite) { server in
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(), presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             let shown = ShownCodes()
             let result = try await sdk.manager.logInWithDevice(permissions: [.openID, .email, .userFriends]) { device in
                 shown.record(device)
@@ -41,7 +46,12 @@ struct SDKDeviceLoginTests {
         try await withLiveServer(.sqlite) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(), presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             let cancelled = try await sdk.manager.logInWithDevice { device in
                 Task {
                     let browser = server.browser()

@@ -41,8 +41,12 @@ struct SDKGraphTests {
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
             let friends = try await server.makeFriends(of: ada, app: app, count: 23, prefix: "Pal")
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
-                presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             _ = try await sdk.manager.logIn(permissions: [.email, .userFriends])
 
             let me = try await sdk.graph.me(fields: ["id", "name", "first_name", "email", "picture"])
@@ -68,7 +72,10 @@ struct SDKGraphTests {
 
             let answers = try await sdk.graph.batch([.me(fields: ["name"]), GraphRequest(path: "me/feed"), .permissions])
             #expect(try answers[0].get()["name"]?.string == "Ada Lovelace")
-            guard case .failure(let feedError) = answers[1] else { Issue.record("the feed part should fail"); return }
+            guard case .failure(let feedError) = answers[1] else {
+                Issue.record("the feed part should fail")
+                return
+            }
             #expect(feedError.category == .permission)
             #expect(feedError.missingPermission == .userPosts)
             #expect(try answers[2].get()["data"]?.array?.isEmpty == false)
@@ -148,8 +155,13 @@ struct SDKGraphTests {
             _ = try await server.makeUser()
             let app = try await server.makeApp()
             let transport = FlakyTransport(failures: 0)
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
-                presenter: PersonAtBrowser(DialogPerson(server: server)), transport: transport)
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server)),
+                transport: transport
+            )
             _ = try await sdk.manager.logIn()
 
             transport.failNext(2)

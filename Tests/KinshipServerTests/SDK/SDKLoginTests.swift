@@ -11,8 +11,12 @@ struct SDKLoginTests {
     /// the returned stream, and the test hands redirects back as the app would.
     private func customSchemeClient(_ server: LiveServer, _ app: TestApp) async throws -> (SDKClient, AsyncStream<URL>) {
         let (shown, showing) = AsyncStream<URL>.makeStream()
-        let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
-            presenter: CustomSchemePresenter { url in showing.yield(url) })
+        let sdk = try await SDKClient(
+            server: server,
+            app: app,
+            cache: MemoryTokenCache(),
+            presenter: CustomSchemePresenter { url in showing.yield(url) }
+        )
         return (sdk, shown)
     }
 
@@ -30,7 +34,10 @@ struct SDKLoginTests {
 
             let result = try await sdk.manager.logIn(permissions: [.email, .userFriends])
 
-            guard case .success(let login) = result else { Issue.record("expected a login, got \(result)"); return }
+            guard case .success(let login) = result else {
+                Issue.record("expected a login, got \(result)")
+                return
+            }
             #expect(login.grantedPermissions == [.userFriends])
             #expect(login.declinedPermissions == [.email])
             #expect(login.token.hasGranted(.publicProfile))
@@ -70,13 +77,21 @@ struct SDKLoginTests {
             let port = try #require(server.client.port)
             let serverURL = URL(string: "http://127.0.0.1:\(port)")!
             let secret = RemoteTokenCache.Secret.random()
-            let phone = try await SDKClient(server: server, app: app, cache: RemoteTokenCache(serverURL: serverURL, secret: secret),
-                presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let phone = try await SDKClient(
+                server: server,
+                app: app,
+                cache: RemoteTokenCache(serverURL: serverURL, secret: secret),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             let token = try #require(try await phone.manager.logIn(permissions: [.email]).token)
 
             let laptopPresenter = PersonAtBrowser(DialogPerson(server: server))
-            let laptop = try await SDKClient(server: server, app: app, cache: RemoteTokenCache(serverURL: serverURL, secret: secret),
-                presenter: laptopPresenter)
+            let laptop = try await SDKClient(
+                server: server,
+                app: app,
+                cache: RemoteTokenCache(serverURL: serverURL, secret: secret),
+                presenter: laptopPresenter
+            )
             let session = await laptop.session
             #expect(await session.state == .createdTokenLoaded)
             #expect(await session.accessToken == token)
@@ -171,8 +186,12 @@ struct SDKLoginTests {
         try await withLiveServer(.sqlite) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(),
-                presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             await #expect(throws: LoginError.mixedPermissionKinds(read: [.email], publish: [.publishActions])) {
                 try await sdk.manager.logIn(permissions: [.email, .publishActions])
             }

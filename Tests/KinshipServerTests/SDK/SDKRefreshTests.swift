@@ -7,8 +7,10 @@ import Testing
 
 @Suite("KinshipKit keeps a person logged in with refresh tokens", .timeLimit(.minutes(3)))
 struct SDKRefreshTests {
-    @Test("a session whose tokens expire keeps working through Graph calls by refreshing, and reaches openTokenExtended",
-        arguments: TestEngine.enabled)
+    @Test(
+        "a session whose tokens expire keeps working through Graph calls by refreshing, and reaches openTokenExtended",
+        arguments: TestEngine.enabled
+    )
     func staysLoggedIn(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
@@ -47,7 +49,12 @@ struct SDKRefreshTests {
         try await withLiveServer(engine) { server in
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(), presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             _ = try await sdk.manager.logIn()
             server.clock.advance(by: server.configuration.shortTokenLifetime - 60)
 
@@ -69,10 +76,17 @@ struct SDKRefreshTests {
         try await withLiveServer(.sqlite) { server in
             let ada = try await server.makeUser()
             let app = try await server.makeApp()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(), presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             let login = try #require(try await sdk.manager.logIn().token)
             let (status, _) = try await server.postForm(
-                "/oauth/revoke", ["client_id": app.id, "token": login.tokenString, "token_type_hint": "access_token"])
+                "/oauth/revoke",
+                ["client_id": app.id, "token": login.tokenString, "token_type_hint": "access_token"]
+            )
             #expect(status == .ok)
             await #expect(throws: GraphError.self) { try await sdk.graph.me() }
 
@@ -115,7 +129,12 @@ struct SDKRefreshTests {
             let transport = FlakyTransport(failures: 0)
             let cache = MemoryTokenCache()
             let sdk = try await SDKClient(
-                server: server, app: app, cache: cache, presenter: PersonAtBrowser(DialogPerson(server: server)), transport: transport)
+                server: server,
+                app: app,
+                cache: cache,
+                presenter: PersonAtBrowser(DialogPerson(server: server)),
+                transport: transport
+            )
             let login = try #require(try await sdk.manager.logIn().token)
             server.clock.advance(by: server.configuration.shortTokenLifetime - 60)
 
@@ -142,7 +161,12 @@ struct SDKRefreshTests {
         try await withLiveServer(.sqlite) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let sdk = try await SDKClient(server: server, app: app, cache: MemoryTokenCache(), presenter: PersonAtBrowser(DialogPerson(server: server)))
+            let sdk = try await SDKClient(
+                server: server,
+                app: app,
+                cache: MemoryTokenCache(),
+                presenter: PersonAtBrowser(DialogPerson(server: server))
+            )
             let login = try #require(try await sdk.manager.logIn().token)
             try await sdk.manager.revokeTokens()
             await sdk.manager.logOut()
@@ -150,7 +174,9 @@ struct SDKRefreshTests {
             let (status, body) = try await server.graph("/me", token: login.tokenString)
             #expect(status == .badRequest || status == .unauthorized, "\(body)")
             let (refreshStatus, refused) = try await server.postForm(
-                "/oauth/access_token", ["grant_type": "refresh_token", "client_id": app.id, "refresh_token": login.refreshToken ?? ""])
+                "/oauth/access_token",
+                ["grant_type": "refresh_token", "client_id": app.id, "refresh_token": login.refreshToken ?? ""]
+            )
             #expect(refreshStatus == .badRequest)
             #expect(refused["error"] as? String == "invalid_grant")
         }

@@ -36,12 +36,20 @@ final class Browser: @unchecked Sendable {
 
     func post(_ uri: String, form: FormParameters) async throws -> Page {
         try await send(
-            uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-            body: ByteBuffer(string: form.formEncoded))
+            uri,
+            method: .post,
+            headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: ByteBuffer(string: form.formEncoded)
+        )
     }
 
     /// Submits the page's form whose action is `action`, with changes applied to its fields.
-    func submit(_ page: Page, action: String, button: (name: String, value: String)? = nil, untick: [String] = [])
+    func submit(
+        _ page: Page,
+        action: String,
+        button: (name: String, value: String)? = nil,
+        untick: [String] = []
+    )
         async throws -> Page
     {
         guard let form = page.form(action: action) else {

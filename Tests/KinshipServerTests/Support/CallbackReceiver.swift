@@ -64,7 +64,9 @@ final class CallbackReceiver: Sendable {
 
 /// Runs a ``CallbackReceiver`` on 127.0.0.1 (on `port`, or a free one) for the length of `body`.
 func withCallbackReceiver<Result: Sendable>(
-    port: Int = 0, delay: Duration = .zero, _ body: @Sendable (CallbackReceiver) async throws -> Result
+    port: Int = 0,
+    delay: Duration = .zero,
+    _ body: @Sendable (CallbackReceiver) async throws -> Result
 ) async throws -> Result {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let receiver = NIOLockedValueBox<CallbackReceiver?>(nil)
@@ -76,8 +78,11 @@ func withCallbackReceiver<Result: Sendable>(
     var logger = Logger(label: "test.callback-receiver")
     logger.logLevel = .critical
     let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-        onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
+        logger: logger
+    )
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
             // A server that cannot listen (the port was taken) ends the wait for its port.

@@ -17,7 +17,8 @@ extension LiveServer {
                 var headers = headers
                 headers[.connection] = "keep-alive"
                 let response = try await client.execute(
-                    TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body))
+                    TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
+                )
                 return (response.head, response.body ?? ByteBuffer())
             }
         }
@@ -34,7 +35,8 @@ extension LiveServer {
 
 /// Runs `body` once for each browser, all at the same time; returns the results in browser order.
 func concurrently<Result: Sendable>(
-    _ browsers: [Browser], _ body: @escaping @Sendable (Int, Browser) async throws -> Result
+    _ browsers: [Browser],
+    _ body: @escaping @Sendable (Int, Browser) async throws -> Result
 ) async throws -> [Result] {
     try await withThrowingTaskGroup(of: (Int, Result).self) { group in
         for (index, browser) in browsers.enumerated() {

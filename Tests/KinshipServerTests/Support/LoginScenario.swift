@@ -41,13 +41,21 @@ let testPassword = "correct horse battery"
 let loopbackRedirect = "http://127.0.0.1:53121/callback"
 
 extension LiveServer {
-    func makeUser(name: String = "Ada Lovelace", email: String = "ada@example.com", username: String? = "ada") async throws
+    func makeUser(
+        name: String = "Ada Lovelace",
+        email: String = "ada@example.com",
+        username: String? = "ada"
+    ) async throws
         -> UserRecord
     {
         try await platform.users.create(NewUser(name: name, email: email, password: testPassword, username: username))
     }
 
-    func makeApp(name: String = "Demo", confidential: Bool = false, redirectURIs: [String] = ["http://127.0.0.1/callback"])
+    func makeApp(
+        name: String = "Demo",
+        confidential: Bool = false,
+        redirectURIs: [String] = ["http://127.0.0.1/callback"]
+    )
         async throws -> TestApp
     {
         let (record, secret) = try await platform.apps.create(name: name, redirectURIs: redirectURIs, isConfidential: confidential)
@@ -56,24 +64,53 @@ extension LiveServer {
 
     /// The dialog URL (path and query) an app would open.
     func dialogURI(
-        _ app: TestApp, scope: [Permission], state: String = "state-123", pkce: PKCEPair? = nil,
-        redirectURI: String = loopbackRedirect, authType: AuthorizationRequest.AuthType? = nil, openID: OpenIDParameters = .init()
+        _ app: TestApp,
+        scope: [Permission],
+        state: String = "state-123",
+        pkce: PKCEPair? = nil,
+        redirectURI: String = loopbackRedirect,
+        authType: AuthorizationRequest.AuthType? = nil,
+        openID: OpenIDParameters = .init()
     ) -> String {
         let request = AuthorizationRequest(
-            clientID: app.id, redirectURI: redirectURI, scope: scope, state: state, codeChallenge: pkce?.challenge,
-            authType: authType, nonce: openID.nonce, prompt: openID.prompt, maxAge: openID.maxAge, loginHint: openID.loginHint)
+            clientID: app.id,
+            redirectURI: redirectURI,
+            scope: scope,
+            state: state,
+            codeChallenge: pkce?.challenge,
+            authType: authType,
+            nonce: openID.nonce,
+            prompt: openID.prompt,
+            maxAge: openID.maxAge,
+            loginHint: openID.loginHint
+        )
         return "/dialog/oauth?" + request.parameters.formEncoded
     }
 
     /// Drives the dialog like a person: logs in if asked to, unticks `untick` on the consent page,
     /// presses Continue; returns the redirect the browser was sent to.
     func authorize(
-        _ browser: Browser, _ app: TestApp, scope: [Permission], untick: [Permission] = [], pkce: PKCEPair?,
-        login: String = "ada@example.com", password: String = testPassword, authType: AuthorizationRequest.AuthType? = nil,
-        openID: OpenIDParameters = .init(), sourceLocation: SourceLocation = #_sourceLocation
+        _ browser: Browser,
+        _ app: TestApp,
+        scope: [Permission],
+        untick: [Permission] = [],
+        pkce: PKCEPair?,
+        login: String = "ada@example.com",
+        password: String = testPassword,
+        authType: AuthorizationRequest.AuthType? = nil,
+        openID: OpenIDParameters = .init(),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> AuthorizationResponse {
         var page = try await consentPage(
-            browser, app, scope: scope, pkce: pkce, login: login, password: password, authType: authType, openID: openID)
+            browser,
+            app,
+            scope: scope,
+            pkce: pkce,
+            login: login,
+            password: password,
+            authType: authType,
+            openID: openID
+        )
         var done = try await browser.submit(page, action: "/dialog/oauth/confirm", button: ("action", "continue"), untick: untick.map(\.rawValue))
         while done.status == .ok, done.form(action: "/dialog/oauth/confirm") != nil {
             page = done
@@ -87,8 +124,14 @@ extension LiveServer {
 
     /// Opens the dialog and logs in when the login form shows; returns the consent page.
     func consentPage(
-        _ browser: Browser, _ app: TestApp, scope: [Permission], pkce: PKCEPair?, login: String = "ada@example.com",
-        password: String = testPassword, authType: AuthorizationRequest.AuthType? = nil, openID: OpenIDParameters = .init()
+        _ browser: Browser,
+        _ app: TestApp,
+        scope: [Permission],
+        pkce: PKCEPair?,
+        login: String = "ada@example.com",
+        password: String = testPassword,
+        authType: AuthorizationRequest.AuthType? = nil,
+        openID: OpenIDParameters = .init()
     ) async throws -> Page {
         let uri = dialogURI(app, scope: scope, pkce: pkce, authType: authType, openID: openID)
         var page = try await browser.get(uri)
@@ -126,7 +169,11 @@ extension LiveServer {
 
     /// Exchanges a code at the token endpoint.
     func exchange(
-        code: String, app: TestApp, verifier: String?, redirectURI: String = loopbackRedirect, secret: String? = nil
+        code: String,
+        app: TestApp,
+        verifier: String?,
+        redirectURI: String = loopbackRedirect,
+        secret: String? = nil
     ) async throws -> (HTTPResponse.Status, [String: Any]) {
         var form: FormParameters = [
             "grant_type": "authorization_code", "code": code, "redirect_uri": redirectURI, "client_id": app.id,
@@ -138,7 +185,10 @@ extension LiveServer {
 
     /// A Graph call with a bearer token; returns the status and the JSON body.
     func graph(
-        _ path: String, token: String?, method: HTTPRequest.Method = .get, form: FormParameters? = nil
+        _ path: String,
+        token: String?,
+        method: HTTPRequest.Method = .get,
+        form: FormParameters? = nil
     ) async throws -> (HTTPResponse.Status, [String: Any]) {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
@@ -164,13 +214,21 @@ extension LiveServer {
     /// A full login and code exchange (with the app's secret when it is confidential); returns the
     /// access token.
     func logInAndGetToken(
-        _ app: TestApp, scope: [Permission], untick: [Permission] = [], browser: Browser? = nil, login: String = "ada@example.com"
+        _ app: TestApp,
+        scope: [Permission],
+        untick: [Permission] = [],
+        browser: Browser? = nil,
+        login: String = "ada@example.com"
     ) async throws -> String {
         let pkce = PKCEPair.make()
         let response = try await authorize(browser ?? self.browser(), app, scope: scope, untick: untick, pkce: pkce, login: login)
         guard case .code(let code, _) = response else { throw BrowserError.noRedirect(0) }
         let (status, json) = try await exchange(
-            code: code, app: app, verifier: pkce.verifier, secret: app.record.isConfidential ? app.secret : nil)
+            code: code,
+            app: app,
+            verifier: pkce.verifier,
+            secret: app.record.isConfidential ? app.secret : nil
+        )
         #expect(status == .ok)
         return try #require(json["access_token"] as? String)
     }

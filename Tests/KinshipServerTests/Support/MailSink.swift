@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import KinshipServer
 
 /// The SMTP servers the test command runs (aiosmtpd, see scripts/lib/smtp.sh), and the mail they
@@ -23,8 +24,14 @@ enum MailSink {
         else { throw MailSinkError.notRunning }
         let password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .newlines)
         return SMTPSettings(
-            host: "127.0.0.1", port: try port("KINSHIP_TEST_SMTPS_PORT"), security: .startTLS, username: username, password: password,
-            sender: "no-reply@kinship.test", trustedCertificatesFile: certificate)
+            host: "127.0.0.1",
+            port: try port("KINSHIP_TEST_SMTPS_PORT"),
+            security: .startTLS,
+            username: username,
+            password: password,
+            sender: "no-reply@kinship.test",
+            trustedCertificatesFile: certificate
+        )
     }
 
     /// The messages the plain sink (or the secure one) received for `recipient`, oldest first.

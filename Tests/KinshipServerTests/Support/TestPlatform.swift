@@ -9,7 +9,9 @@ import NIOCore
 /// A platform on a scratch database, opened for one test and removed after it. Its clock stands
 /// still unless the test moves it.
 func withPlatform<Result: Sendable>(
-    _ engine: TestEngine, clock: ManualClock = ManualClock(), _ body: @Sendable (Platform) async throws -> Result
+    _ engine: TestEngine,
+    clock: ManualClock = ManualClock(),
+    _ body: @Sendable (Platform) async throws -> Result
 ) async throws -> Result {
     let scratch = try await engine.makeScratchDatabase()
     let platform: Platform
@@ -47,7 +49,9 @@ struct LiveServer: Sendable {
 }
 
 func withLiveServer(
-    _ engine: TestEngine, builtInApps: [BuiltInApp] = [], configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ engine: TestEngine,
+    builtInApps: [BuiltInApp] = [],
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (LiveServer) async throws -> Void
 ) async throws {
     let clock = ManualClock()
@@ -61,7 +65,12 @@ func withLiveServer(
         logger.logLevel = .warning
         let metrics = ServerMetrics()
         let app = try await KinshipApplication.make(
-            platform: platform, configuration: configuration, builtInApps: builtInApps, metrics: metrics, logger: logger)
+            platform: platform,
+            configuration: configuration,
+            builtInApps: builtInApps,
+            metrics: metrics,
+            logger: logger
+        )
         try await app.test(.live) { [configuration] client in
             try await body(LiveServer(platform: platform, client: client, clock: clock, configuration: configuration, metrics: metrics))
         }
@@ -71,7 +80,8 @@ func withLiveServer(
 /// Runs a second `kinship serve` process on `server`'s database (its own platform, the same
 /// clock and server secret) for the length of `body`.
 func withSecondProcess(
-    of server: LiveServer, configure: @Sendable (inout ServerConfiguration) -> Void,
+    of server: LiveServer,
+    configure: @Sendable (inout ServerConfiguration) -> Void,
     _ body: @Sendable (LiveServer) async throws -> Void
 ) async throws {
     let second = try await Platform.open(server.platform.database.location, bcryptCost: 4, clock: server.clock, logger: .init(label: "second"))

@@ -29,10 +29,15 @@ final class PostgresConnectionPool: Sendable {
     init(configuration: SQLPostgresConfiguration, connectionsPerEventLoop: Int, logger: Logger) {
         var configuration = configuration
         configuration.coreConfiguration.options.connectTimeout = .seconds(3)
-        self.pool = Pool(value: EventLoopGroupConnectionPool(
-            source: PostgresConnectionSource(sqlConfiguration: configuration),
-            maxConnectionsPerEventLoop: connectionsPerEventLoop, requestTimeout: Self.requestTimeout, logger: logger,
-            on: MultiThreadedEventLoopGroup.singleton))
+        self.pool = Pool(
+            value: EventLoopGroupConnectionPool(
+                source: PostgresConnectionSource(sqlConfiguration: configuration),
+                maxConnectionsPerEventLoop: connectionsPerEventLoop,
+                requestTimeout: Self.requestTimeout,
+                logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton
+            )
+        )
         self.logger = logger
     }
 
@@ -43,7 +48,9 @@ final class PostgresConnectionPool: Sendable {
     /// under load: a few requests hung for good). So the work runs in a task of its own, and when
     /// the connection closes first the caller gets ``DatabaseUnavailable`` and the pool gets the
     /// (closed) connection back. Work that is merely slow (waiting for a lock) is left to finish.
-    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
+    func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws
         -> Result
     {
         let pool = self.pool
@@ -55,7 +62,12 @@ final class PostgresConnectionPool: Sendable {
         // work never keeps a slot from the requests that come after PostgreSQL is back.
         let given = NIOLockedValueBox(false)
         let giveBack: @Sendable () -> Void = {
-            guard given.withLockedValue({ given in defer { given = true }; return !given }) else { return }
+            guard
+                given.withLockedValue({ given in
+                    defer { given = true }
+                    return !given
+                })
+            else { return }
             pool.value.releaseConnection(connection, logger: logger)
         }
         return try await withCheckedThrowingContinuation { continuation in

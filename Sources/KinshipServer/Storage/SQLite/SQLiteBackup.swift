@@ -39,11 +39,19 @@ enum SQLiteBackup {
         }
     }
 
-    private static func withConnection<Result>(to path: String, logger: Logger, _ body: (any SQLDatabase) async throws -> Result)
+    private static func withConnection<Result>(
+        to path: String,
+        logger: Logger,
+        _ body: (any SQLDatabase) async throws -> Result
+    )
         async throws -> Result
     {
         let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: .singleton, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
+            storage: .file(path: path),
+            threadPool: .singleton,
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.next()
+        )
         do {
             let result = try await body(connection.sql(queryLogLevel: nil))
             try await connection.close()

@@ -2,9 +2,9 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import SQLKit
 import SQLiteKit
 import SQLiteNIO
-import SQLKit
 
 /// An SQLite file opened the way GRDB's `DatabasePool` opens one: one writer connection and a few
 /// reader connections, in write-ahead-log mode.
@@ -31,7 +31,10 @@ final class SQLiteConnectionPool: Sendable {
     static let busyTimeoutMilliseconds = 5_000
 
     private init(
-        writer: SQLiteConnection, readers: [SQLiteConnection], writerThread: NIOThreadPool, readerThreads: NIOThreadPool
+        writer: SQLiteConnection,
+        readers: [SQLiteConnection],
+        writerThread: NIOThreadPool,
+        readerThreads: NIOThreadPool
     ) {
         self.writer = writer
         self.idleReaders = NIOLockedValueBox(readers)
@@ -50,16 +53,26 @@ final class SQLiteConnectionPool: Sendable {
         readerThreads.start()
         var opened: [SQLiteConnection] = []
         do {
-            let writer = try await connect(path, on: writerThread, logger: logger, pragmas: [
-                "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
-                "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)",
-            ])
+            let writer = try await connect(
+                path,
+                on: writerThread,
+                logger: logger,
+                pragmas: [
+                    "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
+                    "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)",
+                ]
+            )
             opened.append(writer)
             var readers: [SQLiteConnection] = []
             for _ in 0..<readerCount {
-                let reader = try await connect(path, on: readerThreads, logger: logger, pragmas: [
-                    "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)", "PRAGMA query_only = ON",
-                ])
+                let reader = try await connect(
+                    path,
+                    on: readerThreads,
+                    logger: logger,
+                    pragmas: [
+                        "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)", "PRAGMA query_only = ON",
+                    ]
+                )
                 opened.append(reader)
                 readers.append(reader)
             }
@@ -72,11 +85,20 @@ final class SQLiteConnectionPool: Sendable {
         }
     }
 
-    private static func connect(_ path: String, on threads: NIOThreadPool, logger: Logger, pragmas: [String]) async throws
+    private static func connect(
+        _ path: String,
+        on threads: NIOThreadPool,
+        logger: Logger,
+        pragmas: [String]
+    ) async throws
         -> SQLiteConnection
     {
         let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
+            storage: .file(path: path),
+            threadPool: threads,
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.next()
+        )
         do {
             for pragma in pragmas { _ = try await connection.query(pragma) }
         } catch {
