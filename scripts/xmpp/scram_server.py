@@ -80,6 +80,10 @@ class Session:
         if fields.get("n") != self.options.user or not hmac.compare_digest(base64.b64decode(proof), expected):
             print(f"refused {fields.get('n')}", flush=True)
             await self.send(f"<failure xmlns='{SASL}'><not-authorized/></failure>")
+            # Like a server that never says goodbye: it stops reading, so the client's TLS
+            # close_notify goes unanswered and a client that waits for the answer is seen waiting.
+            self.writer.transport.pause_reading()
+            await asyncio.sleep(60)
             return
         server_key = hmac.new(salted, b"Server Key", "sha512").digest()
         verifier = base64.b64encode(hmac.new(server_key, message, "sha512").digest()).decode()
