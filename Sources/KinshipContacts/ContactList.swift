@@ -69,10 +69,13 @@ public struct ContactList: Sendable {
     /// The index titles, one per visible section, in order.
     public var indexTitles: [String] { visible.sections.map(\.id.title) }
 
+    /// How many sections are visible.
     public var numberOfSections: Int { visible.sections.count }
 
+    /// How many contacts the visible section at `section` holds.
     public func numberOfRows(inSection section: Int) -> Int { visible.sections[section].entries.count }
 
+    /// The visible contact at `position`; the position must be inside the visible sections.
     public func contact(at position: RowPosition) -> Contact {
         visible.sections[position.section].entries[position.row].contact
     }
@@ -88,6 +91,7 @@ public struct ContactList: Sendable {
     /// How many contacts the list holds, visible or not.
     public var count: Int { entries.count }
 
+    /// The contact with this id, visible or not.
     public subscript(id: String) -> Contact? { entries[id]?.contact }
 
     /// The name to show for a contact under this list's ``displayOrder``.
@@ -109,10 +113,12 @@ public struct ContactList: Sendable {
         selection.insert(id)
     }
 
+    /// Takes a contact out of the selection.
     public mutating func deselect(_ id: String) {
         selection.remove(id)
     }
 
+    /// Selects a contact that is not selected, deselects one that is.
     public mutating func toggleSelection(_ id: String) {
         if selection.contains(id) { deselect(id) } else { select(id) }
     }

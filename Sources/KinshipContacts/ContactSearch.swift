@@ -7,6 +7,7 @@ public final class ContactSearch: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Task<ContactList, any Error>?
 
+    /// A searcher with no search running.
     public init() {}
 
     /// The list filtered by `text`. Throws `CancellationError` when a newer search superseded this one.

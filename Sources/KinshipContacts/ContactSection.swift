@@ -16,6 +16,7 @@ public enum SectionID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The section's title.
     public var description: String { title }
 
     /// `A` … `Z`, made once.
@@ -24,25 +25,33 @@ public enum SectionID: Hashable, Sendable, CustomStringConvertible {
 
 /// One section of a contact list, as a table view shows it.
 public struct ContactSection: Sendable, Hashable, Identifiable {
+    /// Which section this is.
     public let id: SectionID
+    /// The contacts in it, in list order.
     public let contacts: [Contact]
 
+    /// The section's title, also its entry in the index.
     public var title: String { id.title }
 }
 
 /// A row's place in the sections: section index and row index.
 public struct RowPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The section's index among the visible sections.
     public var section: Int
+    /// The row's index inside its section.
     public var row: Int
 
+    /// The position of row `row` in section `section`.
     public init(section: Int, row: Int) {
         self.section = section
         self.row = row
     }
 
+    /// Orders positions by section, then row.
     public static func < (lhs: RowPosition, rhs: RowPosition) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)
     }
 
+    /// `[section, row]`.
     public var description: String { "[\(section), \(row)]" }
 }

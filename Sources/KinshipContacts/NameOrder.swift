@@ -19,6 +19,8 @@ public enum DisplayOrder: String, Sendable, Hashable, CaseIterable {
 
 /// Whether a list lets the person pick one contact or several.
 public enum SelectionMode: String, Sendable, Hashable {
+    /// One contact at a time: selecting one deselects the other.
     case single
+    /// Any number of contacts.
     case multiple
 }

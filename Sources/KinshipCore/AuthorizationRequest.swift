@@ -2,11 +2,12 @@ import Foundation
 
 /// The login dialog request: what an app sends the person's browser to (`GET /dialog/oauth?…`).
 ///
-/// ``LoginManager``-style clients build it with ``url(dialogEndpoint:)``; the server reads it back
+/// Clients such as KinshipKit's `LoginManager` build it with ``url(dialogEndpoint:)``; the server reads it back
 /// with ``init(parameters:)``.
 public struct AuthorizationRequest: Sendable, Equatable {
     /// Asks the dialog to show permissions the person declined earlier.
     public enum AuthType: String, Sendable {
+        /// Show the permissions the person declined before again (a plain login leaves them out).
         case rerequest
     }
 
@@ -25,15 +26,22 @@ public struct AuthorizationRequest: Sendable, Equatable {
     /// The longest `nonce` the dialog accepts: it is carried through the code into the id_token.
     public static let maxNonceLength = 512
 
+    /// The app's id (`client_id`).
     public var clientID: String
+    /// Where the dialog sends the answer; it must equal one the app registered, byte for byte.
     public var redirectURI: String
+    /// `code`, the one response type the dialog answers.
     public var responseType: String
     /// Permissions and scopes as the app asked for them (``Permission/openID`` among them for an
     /// OpenID Connect login).
     public var scope: [Permission]
+    /// A value the app makes up and checks in the answer, so it cannot be handed someone else's.
     public var state: String?
+    /// PKCE (RFC 7636): base64url of the SHA-256 of the verifier the app keeps for the exchange.
     public var codeChallenge: String?
+    /// `S256`, the one PKCE method accepted; `nil` when there is no challenge.
     public var codeChallengeMethod: String?
+    /// ``AuthType/rerequest`` to ask again for declined permissions.
     public var authType: AuthType?
     /// OpenID Connect: a value the id_token must repeat, binding it to this login.
     public var nonce: String?
@@ -44,6 +52,21 @@ public struct AuthorizationRequest: Sendable, Equatable {
     /// OpenID Connect: the login (email or username) to fill in on the login form.
     public var loginHint: String?
 
+    /// A request from its parts, as a client sends it.
+    ///
+    /// - Parameters:
+    ///   - clientID: The app's id.
+    ///   - redirectURI: A redirect URI the app registered.
+    ///   - scope: The permissions to ask for.
+    ///   - state: The value the answer must carry back.
+    ///   - codeChallenge: The PKCE challenge (see ``PKCE``).
+    ///   - codeChallengeMethod: `S256`; dropped when there is no challenge.
+    ///   - authType: ``AuthType/rerequest`` to show declined permissions again.
+    ///   - responseType: `code`.
+    ///   - nonce: OpenID Connect: a value the id_token must repeat.
+    ///   - prompt: OpenID Connect: what the dialog may show.
+    ///   - maxAge: OpenID Connect: the oldest password login, in seconds, to accept.
+    ///   - loginHint: OpenID Connect: the login to fill in.
     public init(
         clientID: String,
         redirectURI: String,
@@ -201,9 +224,12 @@ public struct AuthorizationRequest: Sendable, Equatable {
 
 /// Why a dialog request cannot be answered with a redirect.
 public enum AuthorizationRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request has no `client_id`.
     case missingClientID
+    /// The request has no `redirect_uri`.
     case missingRedirectURI
 
+    /// A sentence for a person reading the error page.
     public var description: String {
         switch self {
         case .missingClientID: "The request has no client_id."

@@ -2,11 +2,14 @@ import Foundation
 
 /// An error the login dialog reports back to the app through its redirect URI.
 public struct AuthorizationError: Error, Sendable, Equatable {
+    /// The OAuth error code (`access_denied`, `invalid_scope`, …).
     public var code: OAuthErrorCode
     /// Facebook-style detail, e.g. `user_denied` when the person pressed Cancel.
     public var reason: String?
+    /// A sentence for the developer (`error_description`).
     public var description: String?
 
+    /// An error with its code, Facebook-style reason and description.
     public init(_ code: OAuthErrorCode, reason: String? = nil, description: String? = nil) {
         self.code = code
         self.reason = reason
@@ -23,7 +26,9 @@ public struct AuthorizationError: Error, Sendable, Equatable {
 
 /// What the dialog sends back: `redirect_uri?code=…&state=…`, or `redirect_uri?error=…&state=…`.
 public enum AuthorizationResponse: Sendable, Equatable {
+    /// The person agreed: the code to exchange for a token, and the state sent.
     case code(String, state: String?)
+    /// The dialog ended with an error (Cancel gives ``AuthorizationError/userDenied``).
     case error(AuthorizationError, state: String?)
 
     /// The state the app sent, echoed back.
@@ -103,8 +108,10 @@ public enum AuthorizationResponse: Sendable, Equatable {
 
 /// Why a redirect URL could not be read as a dialog response.
 public enum AuthorizationResponseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL has neither `code` nor `error` in its query or fragment.
     case noCodeOrError
 
+    /// A sentence for a developer.
     public var description: String {
         "The redirect URL carries neither a code nor an error."
     }

@@ -7,12 +7,15 @@ public struct FormParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
     /// The pairs in order.
     public private(set) var pairs: [(name: String, value: String)]
 
+    /// No pairs.
     public init() { self.pairs = [] }
 
+    /// The given pairs, in order.
     public init(_ pairs: [(String, String)]) {
         self.pairs = pairs.map { (name: $0.0, value: $0.1) }
     }
 
+    /// The pairs of a literal such as `["code": code, "state": state]`, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -63,6 +66,7 @@ public struct FormParameters: Sendable, Equatable, ExpressibleByDictionaryLitera
         pairs.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&")
     }
 
+    /// Whether both hold the same pairs in the same order.
     public static func == (lhs: FormParameters, rhs: FormParameters) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
     }

@@ -1,14 +1,23 @@
 /// The Graph API's error answer: `{"error": {"message", "type", "code", "error_subcode", …}}`.
 public struct GraphErrorBody: Codable, Sendable, Equatable, Error {
+    /// The fields inside `error`.
     public struct Detail: Codable, Sendable, Equatable {
+        /// A sentence for the developer.
         public var message: String
+        /// The kind of error as Facebook names it, such as `OAuthException`.
         public var type: String
+        /// The error code: one of ``GraphErrorCode``.
         public var code: Int
+        /// A finer reason for some codes, such as ``GraphErrorCode/subcodeExpired`` under `190`.
         public var errorSubcode: Int?
+        /// A title an app may show the person, when there is one.
         public var errorUserTitle: String?
+        /// A message an app may show the person, when there is one.
         public var errorUserMsg: String?
+        /// An id that finds this request in the server's log: quote it when reporting a problem.
         public var fbtraceID: String
 
+        /// An error detail from its fields.
         public init(
             message: String,
             type: String,
@@ -36,8 +45,10 @@ public struct GraphErrorBody: Codable, Sendable, Equatable, Error {
         }
     }
 
+    /// What went wrong.
     public var error: Detail
 
+    /// An error answer around `error`.
     public init(_ error: Detail) { self.error = error }
 }
 

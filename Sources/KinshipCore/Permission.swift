@@ -5,23 +5,31 @@
 public struct Permission: RawRepresentable, Hashable, Comparable, Codable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
+    /// The name on the wire, such as `user_friends`.
     public let rawValue: String
 
+    /// The permission with this wire name.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The permission with this wire name.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The permission written as a literal: `let permission: Permission = "email"`.
     public init(stringLiteral value: String) { self.rawValue = value }
 
+    /// Reads the wire name from a JSON string.
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Writes the wire name as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(self.rawValue)
     }
 
+    /// The wire name.
     public var description: String { self.rawValue }
 
+    /// Orders permissions by wire name.
     public static func < (lhs: Permission, rhs: Permission) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Name, profile picture, link, locale, age range: granted with every login.

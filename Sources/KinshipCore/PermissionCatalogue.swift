@@ -3,7 +3,9 @@
 /// Read and publish permissions are asked for in separate logins: an app first logs a person in
 /// with read permissions and asks to publish only when the person is about to post.
 public enum PermissionKind: String, Sendable, Codable {
+    /// Lets the app read the person's data.
     case read
+    /// Lets the app act for the person (post on their behalf).
     case publish
 }
 
@@ -18,6 +20,7 @@ public struct PermissionDescriptor: Sendable, Hashable {
     /// `true` for `public_profile`: part of every login, never a checkbox.
     public let isAlwaysGranted: Bool
 
+    /// What the dialog says about `permission`.
     public init(_ permission: Permission, kind: PermissionKind, summary: String, isAlwaysGranted: Bool = false) {
         self.permission = permission
         self.kind = kind
@@ -57,7 +60,6 @@ public enum PermissionCatalogue {
         byName[permission]
     }
 
-    /// Whether the platform knows this permission.
     /// The scopes in `scope` that are neither in the catalogue nor protocol scopes (`openid`,
     /// `offline_access`): what a request is refused with `invalid_scope` for.
     public static func unknown(in scope: [Permission]) -> [Permission] {
@@ -69,6 +71,7 @@ public enum PermissionCatalogue {
         scope.contains(.publicProfile) ? scope : [.publicProfile] + scope
     }
 
+    /// Whether the platform knows this permission.
     public static func contains(_ permission: Permission) -> Bool {
         byName[permission] != nil
     }

@@ -70,10 +70,14 @@ public struct SignedRequest: Codable, Sendable, Equatable {
 
 /// Why a `signed_request` was refused.
 public enum SignedRequestError: Error, Equatable, CustomStringConvertible {
+    /// The text is not `SIGNATURE.PAYLOAD` in base64url with a JSON payload.
     case malformed
+    /// The payload names an algorithm other than HMAC-SHA256.
     case unsupportedAlgorithm(String)
+    /// The signature was not made with the app's signing secret.
     case badSignature
 
+    /// A sentence for the developer.
     public var description: String {
         switch self {
         case .malformed: "The signed_request is not SIGNATURE.PAYLOAD in base64url with a JSON payload."

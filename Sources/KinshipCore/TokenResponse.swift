@@ -1,6 +1,8 @@
 /// The token endpoint's answer (`POST /oauth/access_token`).
 public struct TokenResponse: Codable, Sendable, Equatable {
+    /// The access token: send it as `Authorization: Bearer …`.
     public var accessToken: String
+    /// `bearer`.
     public var tokenType: String
     /// Seconds until the token expires.
     public var expiresIn: Int
@@ -19,6 +21,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     /// Seconds the refresh token stays usable if it is not used (each use starts a new period).
     public var refreshTokenExpiresIn: Int?
 
+    /// A token answer from its fields; `refreshTokenExpiresIn` is dropped without a refresh token.
     public init(
         accessToken: String,
         tokenType: String = "bearer",
@@ -58,10 +61,14 @@ public struct TokenResponse: Codable, Sendable, Equatable {
 public struct TokenDebugInfo: Codable, Sendable, Equatable {
     /// Why a token is not valid.
     public struct Problem: Codable, Sendable, Equatable {
+        /// The Graph error code (see ``GraphErrorCode``).
         public var code: Int
+        /// The subcode, such as ``GraphErrorCode/subcodeExpired``.
         public var subcode: Int?
+        /// A sentence for the developer.
         public var message: String
 
+        /// A problem from its fields.
         public init(code: Int, subcode: Int?, message: String) {
             self.code = code
             self.subcode = subcode
@@ -69,18 +76,26 @@ public struct TokenDebugInfo: Codable, Sendable, Equatable {
         }
     }
 
+    /// The app the token was issued to.
     public var appID: String?
+    /// `USER` for a person's token, `APP` for an app token.
     public var type: String?
+    /// The app's display name.
     public var application: String?
+    /// The person the token speaks for; `nil` for an app token.
     public var userID: String?
+    /// The permissions the token carries now.
     public var scopes: [Permission]
+    /// Whether the token can be used now.
     public var isValid: Bool
     /// Unix seconds.
     public var expiresAt: Int?
     /// Unix seconds.
     public var issuedAt: Int?
+    /// Why the token is not valid, when it is not.
     public var error: Problem?
 
+    /// Token facts from their fields.
     public init(
         appID: String?,
         type: String?,

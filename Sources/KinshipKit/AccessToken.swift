@@ -6,12 +6,17 @@ import KinshipCore
 public struct AccessToken: Codable, Sendable, Equatable {
     /// The token string sent as `Authorization: Bearer …`.
     public var tokenString: String
+    /// The app the token was issued to.
     public var appID: String
+    /// The person the token speaks for.
     public var userID: String
+    /// The permissions granted to the app.
     public var permissions: Set<Permission>
+    /// The permissions the person declined (unticked in the dialog, or revoked later).
     public var declinedPermissions: Set<Permission>
     /// Permissions that were granted once and have lapsed.
     public var expiredPermissions: Set<Permission>
+    /// When the access token stops working; a refresh token, if there is one, renews it.
     public var expirationDate: Date
     /// When the token was last issued or refreshed.
     public var refreshDate: Date
@@ -23,6 +28,7 @@ public struct AccessToken: Codable, Sendable, Equatable {
     /// When the refresh token lapses if it is not used, if the platform says.
     public var refreshTokenExpirationDate: Date?
 
+    /// A token from its parts, as the login or a token cache makes it.
     public init(
         tokenString: String,
         appID: String,

@@ -19,9 +19,11 @@ extension AccessTokenProvider {
 }
 
 extension Session: AccessTokenProvider {
+    /// The session's token, whether or not it has expired.
     public func currentAccessToken() -> AccessToken? { accessToken }
 }
 
 extension LoginManager: AccessTokenProvider {
+    /// The current session's token, whether or not it has expired.
     public func currentAccessToken() async -> AccessToken? { await session.accessToken }
 }

@@ -11,6 +11,13 @@ public struct KinshipConfiguration: Sendable, Equatable {
     /// Seconds a platform request may take.
     public var requestTimeout: TimeInterval
 
+    /// A configuration for app `appID` on the platform at `serverURL`.
+    ///
+    /// - Parameters:
+    ///   - serverURL: The platform's address, such as `https://kinship.example.com`.
+    ///   - appID: The app's id from the developer pages or `kinship apps create`.
+    ///   - graphVersion: The Graph API version in request paths; `nil` for unversioned paths.
+    ///   - requestTimeout: Seconds a platform request may take.
     public init(serverURL: URL, appID: String, graphVersion: String? = "v1.0", requestTimeout: TimeInterval = 30) {
         self.serverURL = serverURL
         self.appID = appID

@@ -2,12 +2,19 @@ import KinshipCore
 
 /// The logged-in person's profile, with the fields their token allows.
 public struct Profile: Sendable, Equatable {
+    /// The person's user id.
     public var userID: String
+    /// The full name (the user id when the platform gave no name).
     public var name: String
+    /// The given name.
     public var firstName: String?
+    /// The middle name, if the person gave one.
     public var middleName: String?
+    /// The family name.
     public var lastName: String?
+    /// The address of the person's profile page.
     public var link: String?
+    /// The address of the profile picture.
     public var pictureURL: String?
     /// Present only when `email` is granted.
     public var email: String?
@@ -56,6 +63,7 @@ public actor CurrentProfile {
     private let graph: GraphClient
     private var loaded: (tokenString: String, profile: Profile)?
 
+    /// A profile cache that reads through `graph`.
     public init(graph: GraphClient) {
         self.graph = graph
     }

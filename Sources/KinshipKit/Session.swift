@@ -8,12 +8,16 @@ import Foundation
 /// An open session renews its token with the refresh token (``accessToken(refreshingWithin:using:replacing:)``,
 /// moving to `openTokenExtended`), which a ``LoginManager`` does before every Graph call.
 public actor Session {
+    /// The app this session logs in to.
     public let appID: String
+    /// The key the session's token is stored under in its cache (one per account on the device).
     public let cacheKey: String
     let cache: any TokenCache
     /// Where the session reads the time to decide whether its token has expired.
     public let clock: @Sendable () -> Date
+    /// Where the session is in its life.
     public internal(set) var state: SessionState = .created
+    /// The token of an open session (or one loaded from the cache); `nil` before login and after close.
     public internal(set) var accessToken: AccessToken?
     /// Why the platform ended the login, when a refresh was refused: a sentence for the person.
     public internal(set) var closeReason: String?

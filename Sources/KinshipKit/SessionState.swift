@@ -35,15 +35,20 @@ public enum SessionState: String, Sendable, Hashable, CaseIterable {
 
 /// One move of a session, as observers see it.
 public struct SessionStateChange: Sendable, Equatable {
+    /// The state before the move.
     public let from: SessionState
+    /// The state after it.
     public let to: SessionState
 }
 
 /// Why a session refused a request.
 public enum SessionError: Error, Equatable, CustomStringConvertible {
+    /// The move is not one the state diagram allows (a closed session cannot reopen).
     case illegalTransition(from: SessionState, to: SessionState)
+    /// The token was issued to another app than the session's.
     case tokenForAnotherApp(expected: String, got: String)
 
+    /// A sentence for the developer.
     public var description: String {
         switch self {
         case .illegalTransition(let from, let to):

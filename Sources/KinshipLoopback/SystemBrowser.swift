@@ -6,6 +6,7 @@ public struct SystemBrowser: Sendable {
     /// Commands to try, in order; each is a program and its arguments.
     public let commands: [[String]]
 
+    /// A browser that tries `commands` in order until one starts.
     public init(commands: [[String]]) {
         self.commands = commands
     }

@@ -3,12 +3,14 @@ import Foundation
 /// Tokens kept as JSON files, one per key, in a folder only the user can read (files mode 0600).
 ///
 /// Writes are atomic (a temporary file renamed into place), so a crash never leaves half a token.
-/// A file that cannot be read is reported to ``onProblem``, moved aside as `KEY.json.corrupt` (so
+/// A file that cannot be read is reported to `onProblem`, moved aside as `KEY.json.corrupt` (so
 /// nothing is lost), and treated as no token.
 public struct FileTokenCache: TokenCache {
+    /// The folder the token files live in (made `0700`; each file `0600`).
     public let folder: URL
     private let onProblem: @Sendable (TokenCacheError) -> Void
 
+    /// A cache in `folder`; `onProblem` hears about files that could not be read, which are moved aside.
     public init(folder: URL, onProblem: @escaping @Sendable (TokenCacheError) -> Void = { _ in }) {
         self.folder = folder
         self.onProblem = onProblem
@@ -22,6 +24,10 @@ public struct FileTokenCache: TokenCache {
         return base.appendingPathComponent("kinship/tokens")
     }
 
+    /// Writes the token to `KEY.json` atomically, readable by the owner only.
+    ///
+    /// - Throws: ``TokenCacheError/invalidKey(_:)`` for a key that cannot name a file,
+    ///   ``TokenCacheError/cannotWrite(_:)`` when the folder cannot be written.
     public func save(_ token: AccessToken, forKey key: String) async throws {
         let file = try url(forKey: key)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -42,6 +48,8 @@ public struct FileTokenCache: TokenCache {
         }
     }
 
+    /// The token stored under `key`; `nil` when there is none or its file could not be read (then the file is
+    /// moved aside and `onProblem` is told).
     public func load(forKey key: String) async throws -> AccessToken? {
         let file = try url(forKey: key)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
@@ -58,6 +66,7 @@ public struct FileTokenCache: TokenCache {
         }
     }
 
+    /// Deletes the token stored under `key`, if there is one.
     public func clear(forKey key: String) async throws {
         let file = try url(forKey: key)
         if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
@@ -73,10 +82,14 @@ public struct FileTokenCache: TokenCache {
 
 /// What can go wrong with a token cache.
 public enum TokenCacheError: Error, Equatable, CustomStringConvertible {
+    /// The key has characters other than letters, digits, dots, dashes and underscores.
     case invalidKey(String)
+    /// The cache folder or file cannot be written; the reason says why.
     case cannotWrite(String)
+    /// A cache file could not be read; it was moved to `movedTo` and the cache answered "no token".
     case corrupt(path: String, movedTo: String)
 
+    /// A sentence for the developer that says what to do.
     public var description: String {
         switch self {
         case .invalidKey(let key): "\"\(key)\" cannot name a cache entry: use letters, digits, dots, dashes and underscores."

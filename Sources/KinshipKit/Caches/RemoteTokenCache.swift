@@ -34,6 +34,7 @@ public struct RemoteTokenCache: TokenCache {
     private let transport: any HTTPTransport
     private let timeout: TimeInterval
 
+    /// A cache kept by the token-cache service at `serverURL`, sealed with `secret`.
     public init(serverURL: URL, secret: Secret, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30) {
         self.serverURL = serverURL
         self.secret = secret
@@ -41,6 +42,10 @@ public struct RemoteTokenCache: TokenCache {
         self.timeout = timeout
     }
 
+    /// Seals the token and stores it under `key` on the service.
+    ///
+    /// - Throws: ``RemoteTokenCacheError`` when the service refuses, ``TransportError`` when it cannot be
+    ///   reached.
     public func save(_ token: AccessToken, forKey key: String) async throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -51,6 +56,10 @@ public struct RemoteTokenCache: TokenCache {
         guard response.status == 204 else { throw RemoteTokenCacheError(response) }
     }
 
+    /// The token stored under `key`; `nil` when there is none or it cannot be opened with this secret.
+    ///
+    /// - Throws: ``RemoteTokenCacheError`` when the service refuses, ``TransportError`` when it cannot be
+    ///   reached.
     public func load(forKey key: String) async throws -> AccessToken? {
         let response = try await send("GET", entryURL(key))
         if response.status == 404 { return nil }
@@ -60,6 +69,10 @@ public struct RemoteTokenCache: TokenCache {
         return try? decoder.decode(AccessToken.self, from: response.body)
     }
 
+    /// Deletes the token stored under `key`.
+    ///
+    /// - Throws: ``RemoteTokenCacheError`` when the service refuses, ``TransportError`` when it cannot be
+    ///   reached.
     public func clear(forKey key: String) async throws {
         let response = try await send("DELETE", entryURL(key))
         guard response.status == 204 else { throw RemoteTokenCacheError(response) }
@@ -86,7 +99,9 @@ public struct RemoteTokenCache: TokenCache {
 
 /// The token-cache service refused a request.
 public struct RemoteTokenCacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status the service answered with.
     public let status: Int
+    /// The service's error message, or the start of its answer.
     public let message: String
 
     init(_ response: TransportResponse) {
@@ -95,5 +110,6 @@ public struct RemoteTokenCacheError: Error, Sendable, Equatable, CustomStringCon
         message = (try? JSONDecoder().decode(Body.self, from: response.body))?.error ?? response.body.excerpt
     }
 
+    /// A sentence for the developer.
     public var description: String { "The token cache service answered HTTP \(status): \(message)" }
 }

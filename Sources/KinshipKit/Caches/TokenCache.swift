@@ -1,9 +1,16 @@
 /// Where an app keeps tokens between launches: in memory, in files, on the platform, in the
 /// Keychain. Each entry has a key, so several people can be logged in on one device.
 public protocol TokenCache: Sendable {
+    /// Saves `token` under `key`, replacing what was there.
+    ///
+    /// - Throws: When the token cannot be kept (a folder that cannot be written, a service that
+    ///   refuses). A session does not adopt a token it could not cache: the login fails with the error.
     func save(_ token: AccessToken, forKey key: String) async throws
     /// The token saved under `key`, or `nil`. An entry that cannot be read counts as none.
     func load(forKey key: String) async throws -> AccessToken?
+    /// Deletes the token saved under `key`, if there is one (a log-out).
+    ///
+    /// - Throws: When the entry exists but cannot be deleted.
     func clear(forKey key: String) async throws
 }
 
@@ -11,9 +18,13 @@ public protocol TokenCache: Sendable {
 public actor MemoryTokenCache: TokenCache {
     private var tokens: [String: AccessToken] = [:]
 
+    /// An empty cache.
     public init() {}
 
+    /// Keeps `token` under `key`.
     public func save(_ token: AccessToken, forKey key: String) { tokens[key] = token }
+    /// The token kept under `key`, if any.
     public func load(forKey key: String) -> AccessToken? { tokens[key] }
+    /// Forgets the token kept under `key`.
     public func clear(forKey key: String) { tokens[key] = nil }
 }

@@ -1,12 +1,15 @@
 /// All of the person's friends who use the app, fetched a page at a time as the sequence is read.
 public struct FriendSequence: AsyncSequence, Sendable {
+    /// Each friend, in the order the Graph lists them.
     public typealias Element = GraphFriend
+    /// The error that ends the sequence: the page request that failed.
     public typealias Failure = GraphError
 
     let client: GraphClient
     let pageSize: Int
     let fields: [String]
 
+    /// An iterator that fetches the first page when first asked.
     public func makeAsyncIterator() -> Iterator {
         Iterator(client: client, pageSize: pageSize, fields: fields)
     }
@@ -26,6 +29,7 @@ public struct FriendSequence: AsyncSequence, Sendable {
             self.fields = fields
         }
 
+        /// The next friend, fetching the next page when this one is used up; `nil` after the last.
         public mutating func next() async throws(GraphError) -> GraphFriend? {
             while buffered.isEmpty {
                 if finished { return nil }

@@ -5,10 +5,12 @@ import KinshipCore
 ///
 /// Every failure is a ``GraphError`` with a category; ``GraphRecovery`` acts on it.
 public struct GraphClient: Sendable {
+    /// The platform and app this client calls for.
     public let configuration: KinshipConfiguration
     private let tokens: any AccessTokenProvider
     private let transport: any HTTPTransport
 
+    /// A client that calls with the token `tokens` holds, over `transport`.
     public init(configuration: KinshipConfiguration, tokens: any AccessTokenProvider, transport: any HTTPTransport = URLSessionTransport()) {
         self.configuration = configuration
         self.tokens = tokens

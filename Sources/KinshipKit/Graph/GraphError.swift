@@ -18,9 +18,11 @@ public struct GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case other
     }
 
+    /// What the app should do about the error.
     public var category: Category
     /// The Graph error code, when the platform answered with one.
     public var code: Int?
+    /// The subcode that says more, such as `GraphErrorCode.subcodeExpired`.
     public var subcode: Int?
     /// The HTTP status, when there was an answer.
     public var httpStatus: Int?
@@ -38,6 +40,7 @@ public struct GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The platform's trace id, for its logs.
     public var traceID: String?
 
+    /// The message, with the code and subcode when there are any.
     public var description: String {
         let codes = code.map { " (code \($0)\(subcode.map { "/\($0)" } ?? ""))" } ?? ""
         return "\(message)\(codes)"

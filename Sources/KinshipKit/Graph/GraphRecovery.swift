@@ -10,7 +10,9 @@ import KinshipCore
 ///   logs in again (the platform's reason stays in ``Session/closeReason``);
 /// - throttled and other: thrown as they are (retrying would not help).
 public struct GraphRecovery: Sendable {
+    /// The client calls are made with.
     public let graph: GraphClient
+    /// The login manager that refreshes, asks for permissions and logs in again.
     public let loginManager: LoginManager
     /// How many times a transient failure is retried.
     public var maxTransientRetries: Int
@@ -19,6 +21,13 @@ public struct GraphRecovery: Sendable {
     /// Whether a missing permission is asked for; when `false`, permission errors are thrown.
     public var asksForMissingPermissions = true
 
+    /// A recovery for calls through `graph`, with `loginManager` for what needs the person.
+    ///
+    /// - Parameters:
+    ///   - graph: The client to call with.
+    ///   - loginManager: The login manager that owns the session `graph` uses.
+    ///   - maxTransientRetries: How many times a transient failure is retried.
+    ///   - initialBackoff: The wait before the first retry; each later one waits twice as long.
     public init(graph: GraphClient, loginManager: LoginManager, maxTransientRetries: Int = 3, initialBackoff: Duration = .milliseconds(200)) {
         self.graph = graph
         self.loginManager = loginManager

@@ -2,14 +2,17 @@ import KinshipCore
 
 /// One Graph API call: method, path, parameters, and the permissions it needs.
 public struct GraphRequest: Sendable, Equatable {
+    /// `GET`, `POST` or `DELETE`.
     public var method: String
     /// The path without version prefix, e.g. `me/friends`.
     public var path: String
+    /// Query parameters for `GET`, the form body otherwise.
     public var parameters: FormParameters
     /// The permissions the call needs beyond `public_profile`. When the platform says one is
     /// missing, ``GraphRecovery`` asks the person for these.
     public var requiredPermissions: [Permission]
 
+    /// A call; a leading `/` in `path` is dropped.
     public init(method: String = "GET", path: String, parameters: FormParameters = FormParameters(), requiredPermissions: [Permission] = []) {
         self.method = method
         self.path = path.hasPrefix("/") ? String(path.dropFirst()) : path
@@ -68,5 +71,12 @@ public struct GraphRequest: Sendable, Equatable {
 
 /// The picture sizes Graph names.
 public enum PictureType: String, Sendable, CaseIterable {
-    case square, small, normal, large
+    /// 50 × 50 pixels.
+    case square
+    /// 50 × 50 pixels, the size when none is asked for.
+    case small
+    /// 100 × 100 pixels.
+    case normal
+    /// 200 × 200 pixels.
+    case large
 }

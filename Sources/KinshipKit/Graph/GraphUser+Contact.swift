@@ -1,7 +1,8 @@
 import KinshipContacts
 
+/// A Graph friend as a contact of a KinshipContacts list.
 extension Contact {
-    /// A friend from the Graph API as a contact for a ``KinshipContacts/ContactList``.
+    /// A friend from the Graph API as a contact for a `ContactList`.
     public init(_ friend: GraphFriend) {
         self.init(
             id: friend.id,

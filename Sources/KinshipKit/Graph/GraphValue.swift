@@ -1,12 +1,19 @@
 /// A JSON value as the Graph API answers it, for requests without a typed model.
 public enum GraphValue: Sendable, Hashable, Codable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([GraphValue])
+    /// An object.
     case object([String: GraphValue])
 
+    /// Reads any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -24,6 +31,7 @@ public enum GraphValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -41,18 +49,22 @@ public enum GraphValue: Sendable, Hashable, Codable {
         if case .object(let members) = self { members[key] } else { nil }
     }
 
+    /// The string, when the value is one.
     public var string: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
+    /// The number as an `Int`, when it is a whole number.
     public var int: Int? {
         if case .number(let value) = self, let exact = Int(exactly: value) { exact } else { nil }
     }
 
+    /// The Boolean, when the value is one.
     public var bool: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }
 
+    /// The elements, when the value is an array.
     public var array: [GraphValue]? {
         if case .array(let value) = self { value } else { nil }
     }

@@ -29,6 +29,7 @@ public enum LoginError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The id_token of an OpenID login failed verification; the login did not happen.
     case authenticationTokenRejected(AuthenticationTokenError)
 
+    /// A sentence for the developer that says what to do.
     public var description: String {
         switch self {
         case .loginInProgress: "A login is already in progress; finish or cancel it first."

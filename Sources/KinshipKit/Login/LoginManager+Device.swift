@@ -8,7 +8,7 @@ extension LoginManager {
     ///
     /// The person's Cancel, the code expiring (``LoginError/timedOut``), ``cancel()`` and the
     /// calling task's cancellation end it like a dialog login. With
-    /// ``KinshipCore/Permission/openID`` among `permissions`, the id_token is verified (a device
+    /// `Permission.openID` among `permissions`, the id_token is verified (a device
     /// login has no nonce) and returned.
     public func logInWithDevice(
         permissions: [Permission] = [],

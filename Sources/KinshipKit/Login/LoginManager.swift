@@ -6,12 +6,13 @@ import KinshipCore
 ///
 /// As the ``AccessTokenProvider`` of a ``GraphClient`` it keeps the person logged in: a token that
 /// expires within ``refreshMargin`` seconds is renewed with its refresh token before the call.
-/// A login that asks for ``KinshipCore/Permission/openID`` also returns a verified
+/// A login that asks for `Permission.openID` also returns a verified
 /// ``AuthenticationToken``.
 ///
-/// One login at a time: a second ``logIn(permissions:authType:)`` while one is pending throws
+/// One login at a time: a second ``logIn(permissions:authType:nonce:)`` while one is pending throws
 /// ``LoginError/loginInProgress``. Read and publish permissions are asked for in separate logins.
 public actor LoginManager {
+    /// The platform and app this manager logs in to.
     public let configuration: KinshipConfiguration
     /// The current session. When it has closed, the next login starts a new one on the same cache.
     public private(set) var session: Session
@@ -53,7 +54,7 @@ public actor LoginManager {
     ///
     /// On a session that is already open, the new token replaces the old one
     /// (`openTokenExtended`). Permissions the person declined before are asked again with
-    /// `auth_type=rerequest` unless `authType` says otherwise. With ``KinshipCore/Permission/openID``
+    /// `auth_type=rerequest` unless `authType` says otherwise. With `Permission.openID`
     /// among `permissions`, the login sends `nonce` (a random one when `nil`) and returns the
     /// verified id_token as ``LoginSuccess/authenticationToken``.
     public func logIn(

@@ -29,11 +29,14 @@ public struct CustomSchemePresenter: LoginPresenter {
         self.show = show
     }
 
+    /// The app's custom-scheme redirect URI (``KinshipConfiguration/customSchemeRedirectURI``).
     public func prepare(for configuration: KinshipConfiguration, deliver: @escaping @Sendable (URL) async -> Void) -> String {
         configuration.customSchemeRedirectURI
     }
 
+    /// Shows the dialog with the closure the presenter was made with.
     public func present(_ url: URL) async throws { try await show(url) }
 
+    /// Nothing to clean up: the app's scheme handler outlives the login.
     public func finish() async {}
 }

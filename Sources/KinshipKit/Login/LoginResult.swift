@@ -15,14 +15,16 @@ public enum LoginResult: Sendable, Equatable {
 
 /// A finished login: the token, and what happened to the permissions this login asked for.
 public struct LoginSuccess: Sendable, Equatable {
+    /// The session's new token.
     public var token: AccessToken
     /// The asked-for permissions the person granted.
     public var grantedPermissions: Set<Permission>
     /// The asked-for permissions the person declined (unticked on the consent page).
     public var declinedPermissions: Set<Permission>
-    /// The verified id_token, when the login asked for ``KinshipCore/Permission/openID``.
+    /// The verified id_token, when the login asked for `Permission.openID`.
     public var authenticationToken: AuthenticationToken?
 
+    /// A login result from its parts.
     public init(
         token: AccessToken,
         grantedPermissions: Set<Permission>,

@@ -25,6 +25,7 @@ public struct DeviceAuthorization: Sendable, Equatable, Decodable {
         case interval
     }
 
+    /// Reads the answer; `interval` defaults to 5 seconds, as RFC 8628 says.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         deviceCode = try container.decode(String.self, forKey: .deviceCode)

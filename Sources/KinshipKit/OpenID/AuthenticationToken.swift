@@ -3,7 +3,7 @@ import Foundation
 /// A verified OpenID Connect id_token: proof, signed by the platform, of who logged in to this
 /// app and when — what Facebook's SDK calls the authentication token of a limited login.
 ///
-/// A login that asks for ``KinshipCore/Permission/openID`` returns one in
+/// A login that asks for `Permission.openID` returns one in
 /// ``LoginSuccess/authenticationToken`` after an ``AuthenticationTokenVerifier`` checked its
 /// signature against the platform's published keys and its issuer, audience, expiry, nonce and
 /// access-token hash. An app's server can check ``tokenString`` again the same way.
@@ -25,19 +25,27 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     public var userID: String
     /// The app the token was issued to (`aud`).
     public var appID: String
+    /// When the id_token expires (`exp`).
     public var expirationDate: Date
+    /// When it was issued (`iat`).
     public var issuedAt: Date
     /// When the person last typed their password (`auth_time`).
     public var authenticatedAt: Date?
+    /// The value the app sent with the login (`nonce`), repeated so the app can match them.
     public var nonce: String?
     /// `at_hash`: binds the token to the access token issued with it.
     public var accessTokenHash: String?
+    /// The full name; with `public_profile`.
     public var name: String?
+    /// The given name; with `public_profile`.
     public var givenName: String?
+    /// The family name; with `public_profile`.
     public var familyName: String?
     /// The address of the person's picture.
     public var picture: String?
+    /// The email address; only when `email` was granted.
     public var email: String?
+    /// Whether the platform checked the address; only with ``email``.
     public var emailVerified: Bool?
 
     enum CodingKeys: String, CodingKey {
@@ -56,6 +64,7 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
         case emailVerified = "email_verified"
     }
 
+    /// Reads the claims; `exp`, `iat` and `auth_time` are Unix seconds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issuer = try container.decode(String.self, forKey: .issuer)
@@ -83,6 +92,7 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
         emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
     }
 
+    /// Writes the claims as the platform does.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issuer, forKey: .issuer)

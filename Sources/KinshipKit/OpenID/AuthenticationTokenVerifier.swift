@@ -194,6 +194,7 @@ public enum AuthenticationTokenError: Error, Sendable, Equatable, CustomStringCo
     /// The token failed a check.
     case rejected(String)
 
+    /// A sentence for the developer.
     public var description: String {
         switch self {
         case .keysUnavailable(let reason): "The platform's signing keys could not be read: \(reason)."

@@ -12,13 +12,18 @@ public protocol HTTPTransport: Sendable {
 
 /// An HTTP request as KinshipKit makes them.
 public struct TransportRequest: Sendable, Equatable {
+    /// `GET`, `POST` or `DELETE`.
     public var method: String
+    /// The full URL, query included.
     public var url: URL
+    /// Header fields to send.
     public var headers: [String: String]
+    /// The body of a `POST`, if any.
     public var body: Data?
     /// Seconds to wait for the response before giving up.
     public var timeout: TimeInterval
 
+    /// A request from its parts.
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 30) {
         self.method = method
         self.url = url
@@ -30,10 +35,14 @@ public struct TransportRequest: Sendable, Equatable {
 
 /// An HTTP response: status, headers (names lowercased) and body.
 public struct TransportResponse: Sendable, Equatable {
+    /// The HTTP status code.
     public var status: Int
+    /// The header fields, names lowercased.
     public var headers: [String: String]
+    /// The body, possibly empty.
     public var body: Data
 
+    /// A response from its parts; header names are lowercased.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -61,6 +70,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The caller cancelled.
     case cancelled
 
+    /// A sentence for the developer.
     public var description: String {
         switch self {
         case .unreachable(let reason): "The Kinship server could not be reached: \(reason)"

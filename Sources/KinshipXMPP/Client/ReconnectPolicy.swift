@@ -7,6 +7,8 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// Attempts before giving up; `nil` for no limit.
     public var maximumAttempts: Int?
 
+    /// A policy that starts at `initialDelay`, doubles up to `maximumDelay`, and stops after `maximumAttempts`
+    /// (never, when `nil`).
     public init(initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(60), maximumAttempts: Int? = nil) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay

@@ -16,10 +16,13 @@ public actor XMPPClient {
         /// How long a fetched vCard is used before it is fetched again.
         public var vCardLifetime: Duration = .seconds(24 * 60 * 60)
 
+        /// The defaults: fetch the roster, send presence, no reconnecting, a roster kept in memory.
         public init() {}
     }
 
+    /// Where and how the client connects and logs in.
     public let configuration: XMPPConfiguration
+    /// How the client behaves beyond connecting.
     public let options: Options
     /// Everything that happens, in order. Ends when the client is disconnected for good.
     public nonisolated let events: AsyncStream<XMPPClientEvent>
@@ -39,6 +42,7 @@ public actor XMPPClient {
     private var router: Task<Void, Never>?
     private var stopping = false
 
+    /// A client for the account in `configuration`; nothing happens until ``connect()``.
     public init(configuration: XMPPConfiguration, options: Options = Options()) {
         self.configuration = configuration
         self.options = options

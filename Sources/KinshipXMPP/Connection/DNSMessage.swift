@@ -1,11 +1,15 @@
 /// One DNS SRV record (RFC 2782): where a service runs.
 public struct SRVRecord: Sendable, Hashable {
+    /// Lower is tried first.
     public var priority: UInt16
+    /// Among records of one priority, the share of connections this one should get.
     public var weight: UInt16
+    /// The service's port.
     public var port: UInt16
     /// The host name, without the final dot; `.` alone (empty here) means "no such service".
     public var target: String
 
+    /// A record from its fields.
     public init(priority: UInt16, weight: UInt16, port: UInt16, target: String) {
         self.priority = priority
         self.weight = weight
@@ -16,12 +20,18 @@ public struct SRVRecord: Sendable, Hashable {
 
 /// Why an SRV lookup gave no answer.
 public enum SRVLookupError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The answer could not be read as a DNS message.
     case malformed(String)
+    /// The DNS server answered with an error code (`rcode`).
     case serverFailure(rcode: Int)
+    /// The answer did not fit in one UDP message.
     case truncated
+    /// No answer within the resolver's timeout.
     case timedOut
+    /// No DNS server was given and `/etc/resolv.conf` names none.
     case noNameserver
 
+    /// A sentence for the developer.
     public var description: String {
         switch self {
         case .malformed(let reason): "The DNS answer is malformed: \(reason)."

@@ -7,9 +7,12 @@ import NIOPosix
 public struct SRVResolver: Sendable {
     /// A DNS server's address.
     public struct Server: Sendable, Equatable {
+        /// The server's host name or IP address.
         public var host: String
+        /// The server's UDP port.
         public var port: Int
 
+        /// The DNS server at `host`, port `port`.
         public init(host: String, port: Int = 53) {
             self.host = host
             self.port = port
@@ -26,9 +29,12 @@ public struct SRVResolver: Sendable {
         }
     }
 
+    /// The DNS server asked.
     public let server: Server
+    /// How long to wait for an answer.
     public let timeout: Duration
 
+    /// A resolver that asks `server` and waits `timeout` for each answer.
     public init(server: Server, timeout: Duration = .seconds(3)) {
         self.server = server
         self.timeout = timeout

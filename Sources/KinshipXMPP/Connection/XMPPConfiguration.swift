@@ -23,12 +23,14 @@ public struct XMPPConfiguration: Sendable {
     /// The host to connect to; when `nil`, the domain's SRV records (if ``usesSRV``) or the
     /// JID's domain.
     public var host: String?
+    /// The port to connect to when no SRV record gives one (5222 by default).
     public var port: Int
     /// Look up `_xmpp-client._tcp.DOMAIN` when no host is given (RFC 6120 §3.2.1), falling back
     /// to the domain and ``port`` when there is no record.
     public var usesSRV: Bool
     /// The DNS server for SRV lookups; the system's (`/etc/resolv.conf`) when `nil`.
     public var dnsServer: SRVResolver.Server?
+    /// Which certificates the client accepts for the server.
     public var trust: Trust
     /// Whether SASL PLAIN may be used (only ever over TLS) when no SCRAM mechanism is offered.
     public var allowsPlain: Bool
@@ -37,6 +39,19 @@ public struct XMPPConfiguration: Sendable {
     /// How long connecting and each negotiation step may take, and how long a request waits.
     public var timeout: Duration
 
+    /// A password login to `jid`; the JID's resource is dropped (ask for one with `resource`).
+    ///
+    /// - Parameters:
+    ///   - jid: The account.
+    ///   - password: The account's password.
+    ///   - host: The host to connect to; the JID's domain when `nil`.
+    ///   - port: The port to connect to.
+    ///   - trust: Which certificates to accept.
+    ///   - allowsPlain: Whether SASL PLAIN (over TLS) may be used when no SCRAM mechanism is offered.
+    ///   - resource: The resource to ask for.
+    ///   - timeout: How long connecting and each step may take.
+    ///   - usesSRV: Whether to look up the domain's SRV records when no host is given.
+    ///   - dnsServer: The DNS server for SRV lookups.
     public init(
         jid: JID,
         password: String,

@@ -10,6 +10,7 @@ import NIOSSL
 /// that do not answer a request arrive on ``stanzas``; ``request(_:)`` sends an IQ and waits for
 /// its result.
 public actor XMPPConnection {
+    /// Where and how the connection connects and logs in.
     public let configuration: XMPPConfiguration
     /// The full JID the server bound, once connected.
     public private(set) var boundJID: JID?
@@ -32,6 +33,7 @@ public actor XMPPConnection {
     /// Whether the stream has offered roster versioning (XEP-0237).
     public private(set) var supportsRosterVersioning = false
 
+    /// A connection for `configuration`; nothing happens until ``connect()``.
     public init(configuration: XMPPConfiguration) {
         self.configuration = configuration
         (stanzas, stanzaSink) = AsyncStream<Stanza>.makeStream(bufferingPolicy: .unbounded)

@@ -33,6 +33,7 @@ public enum XMPPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The connection is closed (or was never opened).
     case disconnected
 
+    /// A sentence for a person, saying what to do where there is something to do.
     public var description: String {
         switch self {
         case .connectionRefused(let host, let port): "Connection refused by \(host):\(port); is the XMPP server running?"

@@ -5,12 +5,19 @@
 /// Presence is kept for any JID, on the roster or not yet: presence that arrives before the
 /// roster is applied when the contact appears.
 public struct PresenceBook: Sendable, Equatable {
+    /// How available a contact is, over all of their resources.
     public enum Availability: String, Sendable, Hashable {
-        case available, away, offline
+        /// At least one resource is available (or wants to chat).
+        case available
+        /// Online, but every resource is away, busy or gone for long.
+        case away
+        /// No resource is online.
+        case offline
     }
 
     private var resources: [JID: [String: Presence]] = [:]
 
+    /// An empty book: everyone offline.
     public init() {}
 
     /// Records a presence; returns whether the contact's availability changed.
@@ -34,6 +41,7 @@ public struct PresenceBook: Sendable, Equatable {
     /// Forgets everyone (the connection dropped: nobody's presence is known any more).
     public mutating func clear() { resources.removeAll() }
 
+    /// How available `jid` is: the most available of its online resources, `offline` without any.
     public func availability(of jid: JID) -> Availability {
         guard let online = resources[jid.bare], !online.isEmpty else { return .offline }
         return online.values.contains { $0.show == nil || $0.show == .chat } ? .available : .away

@@ -4,8 +4,10 @@
 public struct Roster: Sendable, Equatable, Codable {
     /// The version of the last result or push applied; `nil` when the server does not version.
     public private(set) var version: String?
+    /// The contacts, by bare JID.
     public private(set) var items: [JID: RosterItem]
 
+    /// A roster holding `items`, at `version`.
     public init(items: [RosterItem] = [], version: String? = nil) {
         self.version = version
         self.items = Dictionary(items.map { ($0.jid, $0) }, uniquingKeysWith: { _, later in later })

@@ -16,8 +16,11 @@ public struct RosterItem: Sendable, Hashable, Codable {
 
     /// The contact's bare JID; the roster's key.
     public var jid: JID
+    /// The name the user gave the contact (on Kinship Chat, the contact's profile name).
     public var name: String?
+    /// The groups the contact is filed under.
     public var groups: [String]
+    /// Who sees whose presence.
     public var subscription: Subscription
     /// The user asked to see the contact's presence and the contact has not answered
     /// (`ask="subscribe"`): an outgoing friend request.
@@ -25,6 +28,7 @@ public struct RosterItem: Sendable, Hashable, Codable {
     /// The user pre-approved the contact's future subscription request (`approved="true"`).
     public var isPreApproved: Bool
 
+    /// An item from its fields; the JID's resource is dropped.
     public init(
         jid: JID,
         name: String? = nil,

@@ -3,7 +3,12 @@ import Foundation
 /// Where a roster is kept between connections, so an unchanged roster costs an empty result
 /// (XEP-0237) and a reconnect re-syncs instead of starting over.
 public protocol RosterStore: Sendable {
+    /// The roster kept for `account` (a bare JID), or `nil`; an entry that cannot be read counts as
+    /// none, which costs one full fetch.
     func load(for account: JID) async throws -> Roster?
+    /// Keeps `roster` for `account`, replacing what was there.
+    ///
+    /// - Throws: When the roster cannot be kept; the client goes on with it in memory.
     func save(_ roster: Roster, for account: JID) async throws
 }
 
@@ -11,23 +16,29 @@ public protocol RosterStore: Sendable {
 public actor MemoryRosterStore: RosterStore {
     private var rosters: [JID: Roster] = [:]
 
+    /// An empty store.
     public init() {}
 
+    /// The roster kept for `account`, if any.
     public func load(for account: JID) -> Roster? { rosters[account.bare] }
+    /// Keeps `roster` for `account`.
     public func save(_ roster: Roster, for account: JID) { rosters[account.bare] = roster }
 }
 
 /// Rosters kept as JSON files, one per account, written atomically. A file that cannot be read
 /// is reported to `onProblem` and treated as no roster (the next fetch is a full one).
 public struct FileRosterStore: RosterStore {
+    /// The folder the roster files live in (made `0700`).
     public let folder: URL
     private let onProblem: @Sendable (String) -> Void
 
+    /// A store in `folder`; `onProblem` hears about files that could not be read.
     public init(folder: URL, onProblem: @escaping @Sendable (String) -> Void = { _ in }) {
         self.folder = folder
         self.onProblem = onProblem
     }
 
+    /// The roster stored for `account`; `nil` when there is none or its file could not be read.
     public func load(for account: JID) async throws -> Roster? {
         let file = url(for: account)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
@@ -39,6 +50,9 @@ public struct FileRosterStore: RosterStore {
         }
     }
 
+    /// Writes `roster` for `account` atomically, readable by the owner only.
+    ///
+    /// - Throws: When the folder or file cannot be written.
     public func save(_ roster: Roster, for account: JID) async throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()

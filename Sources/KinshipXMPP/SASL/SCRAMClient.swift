@@ -9,8 +9,11 @@ public struct SCRAMClient: Sendable {
     /// The hash a SCRAM mechanism is built on.
     /// The SCRAM variants, strongest first: the client picks the first one the server offers.
     public enum Hash: String, Sendable, CaseIterable {
+        /// SCRAM-SHA-512 (RFC 7677's construction with SHA-512).
         case sha512 = "SCRAM-SHA-512"
+        /// SCRAM-SHA-256 (RFC 7677).
         case sha256 = "SCRAM-SHA-256"
+        /// SCRAM-SHA-1 (RFC 5802).
         case sha1 = "SCRAM-SHA-1"
 
         /// The SASL mechanism name.
@@ -33,6 +36,7 @@ public struct SCRAMClient: Sendable {
     /// hashing for minutes (a billion rounds of PBKDF2).
     public static let maximumIterations = 1_000_000
 
+    /// The variant this exchange uses.
     public let hash: Hash
     private let username: String
     private let password: String
@@ -160,6 +164,7 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The exchange broke the protocol.
     case protocolViolation(String)
 
+    /// A sentence for the developer.
     public var description: String {
         switch self {
         case .serverRejected(let condition): "The server refused the login: \(condition)."

@@ -1,17 +1,31 @@
 /// An info/query stanza: a request (`get`, `set`) or its answer (`result`, `error`).
 public struct IQ: Sendable, Hashable {
+    /// Whether the stanza asks or answers.
     public enum Kind: String, Sendable, Hashable {
-        case get, set, result, error
+        /// Asks for information.
+        case get
+        /// Asks for a change.
+        case set
+        /// Answers a `get` or `set` that succeeded.
+        case result
+        /// Answers a `get` or `set` that failed.
+        case error
     }
 
+    /// Whether the stanza asks or answers.
     public var kind: Kind
+    /// The id that pairs a result or error with its request.
     public var id: String
+    /// The sender; the server fills it in for stanzas from the user.
     public var from: JID?
+    /// The recipient; `nil` addresses the user's own account or server.
     public var to: JID?
     /// The request or result payload (`<query xmlns='jabber:iq:roster'/>`, `<vCard/>`, …).
     public var payload: XMLElement?
+    /// The error of an `error` answer.
     public var error: StanzaError?
 
+    /// A stanza from its fields.
     public init(kind: Kind, id: String, from: JID? = nil, to: JID? = nil, payload: XMLElement? = nil, error: StanzaError? = nil) {
         self.kind = kind
         self.id = id
@@ -37,6 +51,7 @@ public struct IQ: Sendable, Hashable {
         )
     }
 
+    /// The stanza as XML, ready to send.
     public var element: XMLElement {
         var element = XMLElement(
             "iq",

@@ -3,8 +3,11 @@
 /// The domain and local part are compared case-insensitively (kept lowercased); the resource is
 /// kept as written.
 public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, LosslessStringConvertible {
+    /// The part before `@`, if any: the user.
     public let local: String?
+    /// The server's domain.
     public let domain: String
+    /// The part after `/`, if any: one of the user's connections.
     public let resource: String?
 
     /// Parses an address; `nil` when it is not one (empty parts or labels, forbidden characters,
@@ -50,10 +53,14 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Lossles
     /// This account with `resource`.
     public func with(resource: String) -> JID? { JID(local: local, domain: domain, resource: resource) }
 
+    /// The JID as written: `local@domain/resource`.
     public var description: String {
         (local.map { "\($0)@" } ?? "") + domain + (resource.map { "/\($0)" } ?? "")
     }
 
+    /// Reads a JID from a JSON string.
+    ///
+    /// - Throws: `DecodingError` when the string is not a valid JID.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let jid = JID(text) else {
@@ -62,6 +69,7 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Lossles
         self = jid
     }
 
+    /// Writes the JID as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

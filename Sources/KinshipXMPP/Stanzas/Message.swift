@@ -1,18 +1,37 @@
 /// A message stanza.
 public struct Message: Sendable, Hashable {
+    /// What sort of message it is (RFC 6121 §5.2.2).
     public enum Kind: String, Sendable, Hashable {
-        case normal, chat, groupchat, headline, error
+        /// A message outside a conversation (an email-like note).
+        case normal
+        /// One message of a one-to-one conversation.
+        case chat
+        /// A message to a multi-user chat room.
+        case groupchat
+        /// An alert that expects no reply.
+        case headline
+        /// A message the server or recipient bounced, with its error.
+        case error
     }
 
+    /// What sort of message it is.
     public var kind: Kind
+    /// The stanza id, when the sender gave one.
     public var id: String?
+    /// The sender.
     public var from: JID?
+    /// The recipient.
     public var to: JID?
+    /// The text.
     public var body: String?
+    /// The topic, when the sender gave one.
     public var subject: String?
+    /// The conversation thread the message belongs to.
     public var thread: String?
+    /// Extension elements (chat states, delays, archive results, …).
     public var extensions: [XMLElement]
 
+    /// A message from its fields.
     public init(
         kind: Kind = .chat,
         id: String? = nil,
@@ -33,6 +52,7 @@ public struct Message: Sendable, Hashable {
         self.extensions = extensions
     }
 
+    /// Reads a `<message/>` element; unknown children are kept in ``extensions``.
     public init(_ element: XMLElement) {
         let header = StanzaHeader.read(element)
         let ownChildren: Set<String> = ["body", "subject", "thread"]
@@ -48,6 +68,7 @@ public struct Message: Sendable, Hashable {
         )
     }
 
+    /// The stanza as XML, ready to send.
     public var element: XMLElement {
         var element = XMLElement(
             "message",

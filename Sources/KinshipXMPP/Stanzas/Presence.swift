@@ -1,28 +1,57 @@
 /// A presence stanza: availability broadcasts and subscription requests and answers.
 public struct Presence: Sendable, Hashable {
+    /// What the presence says (RFC 6121 §4.7.1).
     public enum Kind: String, Sendable, Hashable {
         /// No `type`: the sender is available.
         case available
-        case unavailable, subscribe, subscribed, unsubscribe, unsubscribed, probe, error
+        /// The sender went offline.
+        case unavailable
+        /// The sender asks to see the recipient's presence: a friend request.
+        case subscribe
+        /// The sender lets the recipient see its presence: a request accepted.
+        case subscribed
+        /// The sender no longer wants to see the recipient's presence.
+        case unsubscribe
+        /// The sender no longer lets the recipient see its presence (or declines a request).
+        case unsubscribed
+        /// A server asks for a contact's current presence.
+        case probe
+        /// A presence stanza bounced, with its error.
+        case error
     }
 
     /// How available an available sender is (`<show/>`).
     public enum Show: String, Sendable, Hashable {
-        case away, chat, dnd, xa
+        /// Away for a short while.
+        case away
+        /// Free to chat.
+        case chat
+        /// Do not disturb.
+        case dnd
+        /// Away for a long while ("extended away").
+        case xa
     }
 
+    /// What the presence says.
     public var kind: Kind
+    /// The stanza id, when the sender gave one.
     public var id: String?
+    /// The sender.
     public var from: JID?
+    /// The recipient; `nil` broadcasts to everyone subscribed.
     public var to: JID?
+    /// How available an available sender is; `nil` means plainly available.
     public var show: Show?
+    /// A sentence the sender wrote ("In a meeting").
     public var status: String?
     /// -128…127; negative means "never deliver messages to this resource".
     public var priority: Int
     /// Extension elements (e.g. XEP-0153's vCard photo hash).
     public var extensions: [XMLElement]
+    /// The error of an `error` presence.
     public var error: StanzaError?
 
+    /// A presence from its fields.
     public init(
         kind: Kind = .available,
         id: String? = nil,
@@ -45,6 +74,7 @@ public struct Presence: Sendable, Hashable {
         self.error = error
     }
 
+    /// Reads a `<presence/>` element; unknown children are kept in ``extensions``.
     public init(_ element: XMLElement) {
         let header = StanzaHeader.read(element)
         let ownChildren: Set<String> = ["show", "status", "priority", "error"]
@@ -61,6 +91,7 @@ public struct Presence: Sendable, Hashable {
         )
     }
 
+    /// The stanza as XML, ready to send.
     public var element: XMLElement {
         var element = XMLElement(
             "presence",

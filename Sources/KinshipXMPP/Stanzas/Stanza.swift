@@ -3,8 +3,11 @@ public let clientNamespace = "jabber:client"
 
 /// A stanza read from or written to the stream.
 public enum Stanza: Sendable, Hashable {
+    /// An info/query stanza.
     case iq(IQ)
+    /// A presence stanza.
     case presence(Presence)
+    /// A message stanza.
     case message(Message)
 
     /// Reads a top-level element of the stream; `nil` when it is not a stanza (features, SASL, …).
@@ -20,6 +23,7 @@ public enum Stanza: Sendable, Hashable {
         }
     }
 
+    /// The stanza as XML, ready to send.
     public var element: XMLElement {
         switch self {
         case .iq(let iq): iq.element

@@ -5,14 +5,26 @@ let stanzaErrorNamespace = "urn:ietf:params:xml:ns:xmpp-stanzas"
 public struct StanzaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What the sender may do about it.
     public enum Kind: String, Sendable, Hashable {
-        case auth, cancel, `continue`, modify, wait
+        /// Retry after giving credentials.
+        case auth
+        /// Do not retry: the error cannot be fixed.
+        case cancel
+        /// Go on: the condition was only a warning.
+        case `continue`
+        /// Retry after changing the request.
+        case modify
+        /// Retry after waiting: the error is temporary.
+        case wait
     }
 
+    /// What the sender may do about it.
     public var kind: Kind
     /// The condition's element name, e.g. `item-not-found`, `not-authorized`.
     public var condition: String
+    /// Words from the other side, when it sent any.
     public var text: String?
 
+    /// An error from its type, condition and text.
     public init(kind: Kind, condition: String, text: String? = nil) {
         self.kind = kind
         self.condition = condition
@@ -34,5 +46,6 @@ public struct StanzaError: Error, Sendable, Hashable, CustomStringConvertible {
         return error
     }
 
+    /// `condition (type): text`.
     public var description: String { "\(condition) (\(kind.rawValue))" + (text.map { ": \($0)" } ?? "") }
 }

@@ -5,9 +5,12 @@ import Foundation
 public struct VCard: Sendable, Hashable {
     /// A picture and its MIME type.
     public struct Photo: Sendable, Hashable {
+        /// The MIME type, such as `image/png`.
         public var type: String
+        /// The image's bytes.
         public var data: Data
 
+        /// A photo of `type` made of `data`.
         public init(type: String, data: Data) {
             self.type = type
             self.data = data
@@ -17,13 +20,20 @@ public struct VCard: Sendable, Hashable {
         public var hash: String { Insecure.SHA1.hash(data: data).map { String(format: "%02x", $0) }.joined() }
     }
 
+    /// The name to show (`FN`).
     public var fullName: String?
+    /// The nickname (`NICKNAME`).
     public var nickname: String?
+    /// The given name (`N/GIVEN`).
     public var givenName: String?
+    /// The family name (`N/FAMILY`).
     public var familyName: String?
+    /// The email address (`EMAIL/USERID`).
     public var email: String?
+    /// The picture (`PHOTO`).
     public var photo: Photo?
 
+    /// A card from its fields; all are optional.
     public init(
         fullName: String? = nil,
         nickname: String? = nil,
@@ -59,6 +69,7 @@ public struct VCard: Sendable, Hashable {
         )
     }
 
+    /// The card as a `<vCard xmlns='vcard-temp'/>` element.
     public var element: XMLElement {
         var card = XMLElement("vCard", namespace: Namespace.vcard)
         func add(_ name: String, _ value: String?, to parent: inout XMLElement) {

@@ -6,8 +6,10 @@ public struct XMLElement: Sendable, Hashable {
     public var namespace: String?
     /// The attributes as written (`xml:lang` keeps its prefix), without namespace declarations.
     public var attributes: [XMLAttribute]
+    /// The child elements and text, in order.
     public var children: [XMLNode]
 
+    /// An element from its parts.
     public init(_ name: String, namespace: String? = nil, attributes: [XMLAttribute] = [], children: [XMLNode] = []) {
         self.name = name
         self.namespace = namespace
@@ -68,9 +70,12 @@ public struct XMLElement: Sendable, Hashable {
 
 /// An attribute: its name as written and its value, unescaped.
 public struct XMLAttribute: Sendable, Hashable {
+    /// The attribute's name, with its prefix if it has one.
     public var name: String
+    /// The value, unescaped.
     public var value: String
 
+    /// The attribute `name="value"`.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
@@ -79,6 +84,8 @@ public struct XMLAttribute: Sendable, Hashable {
 
 /// A child of an element: another element, or text.
 public enum XMLNode: Sendable, Hashable {
+    /// A child element.
     case element(XMLElement)
+    /// Text, unescaped.
     case text(String)
 }

@@ -3,23 +3,33 @@
 public enum XMLStreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// XMPP forbids this construct (RFC 6120 §11.1).
     public enum Construct: Sendable, Equatable {
+        /// `<!DOCTYPE …>`.
         case documentTypeDeclaration
+        /// `<!-- … -->`.
         case comment
+        /// `<? … ?>` other than the XML declaration at the start.
         case processingInstruction
+        /// An entity other than the five predefined ones (`&amp;` …).
         case entityReference(String)
     }
 
     /// A limit the parser keeps so a peer cannot make it use unbounded memory.
     public enum Limit: Sendable, Equatable {
+        /// A stanza larger than this many bytes.
         case stanzaBytes(Int)
+        /// Elements nested deeper than this.
         case depth(Int)
+        /// More attributes on one element than this.
         case attributes(Int)
+        /// A name longer than this many bytes.
         case nameLength(Int)
     }
 
     /// The bytes are not well-formed XML.
     case malformed(String, offset: Int)
+    /// A construct XMPP forbids, at a byte offset.
     case forbidden(Construct, offset: Int)
+    /// A limit was exceeded, at a byte offset.
     case limitExceeded(Limit, offset: Int)
     /// The bytes are not UTF-8.
     case invalidUTF8(offset: Int)
@@ -28,6 +38,7 @@ public enum XMLStreamError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The input ended inside a stanza (or before the stream header was complete).
     case truncated
 
+    /// A sentence for the developer, with the byte offset.
     public var description: String {
         switch self {
         case .malformed(let reason, let offset): "Malformed XML at byte \(offset): \(reason)."

@@ -13,9 +13,12 @@ public struct XMLStreamParser: Sendable {
         public var maxStanzaBytes: Int
         /// The deepest nesting, counting the stream header.
         public var maxDepth: Int
+        /// The most attributes on one element.
         public var maxAttributes: Int
+        /// The longest element or attribute name, in bytes.
         public var maxNameBytes: Int
 
+        /// Limits with room for any real XMPP traffic: 16 MiB stanzas, depth 64, 64 attributes, 512-byte names.
         public init(maxStanzaBytes: Int = 16 << 20, maxDepth: Int = 64, maxAttributes: Int = 64, maxNameBytes: Int = 512) {
             self.maxStanzaBytes = maxStanzaBytes
             self.maxDepth = maxDepth
@@ -34,6 +37,7 @@ public struct XMLStreamParser: Sendable {
         case streamClosed
     }
 
+    /// The bounds this parser keeps.
     public let limits: Limits
     private var buffer: [UInt8] = []
     /// The stream offset of `buffer[0]`.
@@ -46,6 +50,7 @@ public struct XMLStreamParser: Sendable {
     private var ended = false
     private var failure: XMLStreamError?
 
+    /// A parser at the start of a stream.
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
