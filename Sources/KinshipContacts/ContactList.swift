@@ -40,6 +40,13 @@ public struct ContactList: Sendable {
     private var query = SearchQuery("")
 
     /// A list of `contacts`; later contacts with an id already seen replace the earlier ones.
+    ///
+    /// - Parameters:
+    ///   - contacts: The contacts, in any order.
+    ///   - sortOrder: Whether names file under their first or last name.
+    ///   - displayOrder: How names with known parts are shown.
+    ///   - pinnedSections: Titles of leading sections, in order, before `A`.
+    ///   - selectionMode: Whether one or several contacts can be selected.
     public init(
         _ contacts: [Contact] = [],
         sortOrder: SortOrder = .firstName,

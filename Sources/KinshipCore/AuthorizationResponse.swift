@@ -78,6 +78,8 @@ public enum AuthorizationResponse: Sendable, Equatable {
 
     /// Reads a redirect URL the browser handed back. Parameters are read from the query, or from
     /// the fragment as the old implicit flow sent them.
+    ///
+    /// - Throws: ``AuthorizationResponseError/noCodeOrError`` when the URL carries neither a code nor an error.
     public init(redirectURL: URL) throws(AuthorizationResponseError) {
         let string = redirectURL.absoluteString
         var parameters = FormParameters()

@@ -9,11 +9,15 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Codable, Sendable, Exp
     public init(stringLiteral value: String) { self.rawValue = value }
 
     /// Reads the code from a JSON string.
+    ///
+    /// - Throws: `DecodingError` when the value is not a string.
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
     /// Writes the code as a JSON string.
+    ///
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

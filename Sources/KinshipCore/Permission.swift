@@ -16,11 +16,15 @@ public struct Permission: RawRepresentable, Hashable, Comparable, Codable, Senda
     public init(stringLiteral value: String) { self.rawValue = value }
 
     /// Reads the wire name from a JSON string.
+    ///
+    /// - Throws: `DecodingError` when the value is not a string.
     public init(from decoder: any Decoder) throws {
         self.rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
     /// Writes the wire name as a JSON string.
+    ///
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(self.rawValue)

@@ -12,6 +12,10 @@ public protocol AccessTokenProvider: Sendable {
 
 extension AccessTokenProvider {
     /// The current token as it is; ``GraphError`` "not logged in" without one.
+    ///
+    /// - Throws: ``GraphError`` when nobody is logged in, or the platform ended the login.
+    ///
+    /// - Throws: ``GraphError`` when the session holds no token.
     public func accessTokenForCall() async throws(GraphError) -> AccessToken {
         guard let token = await currentAccessToken() else { throw .notLoggedIn }
         return token

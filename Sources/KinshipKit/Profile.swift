@@ -37,6 +37,9 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// Loads the profile of whoever `graph` calls for.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public static func loadCurrent(using graph: GraphClient) async throws(GraphError) -> Profile {
         guard let token = await graph.currentToken() else { throw .notLoggedIn }
         return Profile(try await graph.me(fields: fields(allowedBy: token)))
@@ -69,6 +72,9 @@ public actor CurrentProfile {
     }
 
     /// The profile for the current token: the kept one, or a fresh load when the token changed.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func profile() async throws(GraphError) -> Profile {
         guard let token = await graph.currentToken() else {
             loaded = nil

@@ -14,6 +14,12 @@ extension Session {
     /// platform's reason in ``closeReason`` and throws a ``GraphError/Category/recoverable`` error
     /// carrying it. When the platform cannot be reached, a token that has not expired yet is used as
     /// it is (the renewal is tried again at the next call); an expired one throws a transient error.
+    ///
+    /// - Parameters:
+    ///   - margin: Seconds before expiry from which the token is renewed.
+    ///   - exchange: The token endpoint client that spends the refresh token.
+    ///   - rejected: A token the platform just refused: renewed even before it expires, unless it was replaced
+    ///       already.
     public func accessToken(
         refreshingWithin margin: TimeInterval,
         using exchange: TokenExchange,

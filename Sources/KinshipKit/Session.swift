@@ -26,6 +26,14 @@ public actor Session {
 
     /// Makes a session; a cached token for the same app that is still valid, or that its refresh
     /// token can renew, moves it to `createdTokenLoaded`. `clock` tells the time (tests move it).
+    ///
+    /// - Parameters:
+    ///   - appID: The app the session logs in to.
+    ///   - cache: Where the token is kept.
+    ///   - cacheKey: The cache entry: one per account on the device.
+    ///   - clock: Tells the time; tests pass a clock they move.
+    ///
+    /// - Throws: What the cache throws when it cannot be read at all.
     public init(
         appID: String,
         cache: any TokenCache,
@@ -45,6 +53,8 @@ public actor Session {
     }
 
     /// A new session for the same app, cache entry and clock: how to log in again once this one closed.
+    ///
+    /// - Throws: What the cache throws when it cannot be read at all.
     public func successor() async throws -> Session {
         try await Session(appID: appID, cache: cache, cacheKey: cacheKey, clock: clock)
     }
@@ -57,36 +67,55 @@ public actor Session {
     }
 
     /// Opens with the cached token, without a dialog (from `createdTokenLoaded`).
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it.
     public func openWithCachedToken() throws {
         try move(to: .open)
     }
 
     /// Starts a login: the dialog is about to show.
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it.
     public func beginOpening() throws {
         try move(to: .createdOpening)
     }
 
     /// Finishes a login with the token it produced, and caches the token.
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it.
+    ///   ``SessionError/tokenForAnotherApp(expected:got:)`` for another app's token; what the cache throws when
+    ///   the token cannot be saved.
     public func open(with token: AccessToken) async throws {
         try await adopt(token, movingTo: .open)
     }
 
     /// Replaces the token of an open session (more permissions, a longer-lived token).
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it.
+    ///   ``SessionError/tokenForAnotherApp(expected:got:)`` for another app's token; what the cache throws when
+    ///   the token cannot be saved.
     public func extend(with token: AccessToken) async throws {
         try await adopt(token, movingTo: .openTokenExtended)
     }
 
     /// The login failed or was cancelled.
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it.
     public func failLogin() throws {
         try move(to: .closedLoginFailed)
     }
 
     /// Closes the session; the cached token stays, so the next session starts logged in.
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it.
     public func close() throws {
         try move(to: .closed)
     }
 
     /// Closes the session and forgets the token, here and in the cache.
+    ///
+    /// - Throws: ``SessionError/illegalTransition(from:to:)`` when the session's state does not allow it. What
+    ///   the cache throws when the token cannot be deleted.
     public func closeAndClearTokenInformation() async throws {
         try validate(.closed)
         try await cache.clear(forKey: cacheKey)

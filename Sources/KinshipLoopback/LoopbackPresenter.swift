@@ -47,6 +47,8 @@ public actor LoopbackPresenter: LoginPresenter {
     }
 
     /// Announces the dialog URL and opens it in the browser.
+    ///
+    /// - Throws: Nothing in practice: a browser that cannot start leaves the announced URL to open by hand.
     public func present(_ url: URL) async throws {
         announce(url)
         browser.open(url)

@@ -1,11 +1,12 @@
-"""Counts the public declarations of the given modules that have no doc comment of their own.
+"""Counts the public declarations of the given modules that have no doc comment of their own, or
+that throw without their doc comment saying so.
 
     python3 scripts/lib/doc_coverage.py SEARCH_DIR MODULE...
 
 Reads the symbol graphs the documentation build wrote under SEARCH_DIR (`MODULE.symbols.json`,
 and `MODULE@OTHER.symbols.json` for extensions of other modules' types), newest first, and lists
 every public or open symbol declared in this repository whose doc comment is missing or was only
-inherited from a protocol of another module. Exits 1 when there is any, 2 when a module has no
+inherited from a protocol, and every throwing one whose comment never says what it throws. Exits 1 when there is any, 2 when a module has no
 symbol graph (the documentation build did not run).
 """
 
@@ -21,6 +22,18 @@ def graphs_of(search_dir: pathlib.Path, module: str) -> list[pathlib.Path]:
         return []
     folder = mains[0].parent
     return [mains[0]] + sorted(folder.glob(f"{module}@*.symbols.json"))
+
+
+def throws(symbol: dict) -> bool:
+    """Whether the declaration itself throws (a `throws` outside its parameter list, not a closure
+    parameter's)."""
+    depth = 0
+    for fragment in symbol.get("declarationFragments", []):
+        spelling = fragment.get("spelling", "")
+        if fragment.get("kind") == "keyword" and spelling == "throws" and depth == 0:
+            return True
+        depth += spelling.count("(") - spelling.count(")")
+    return False
 
 
 def undocumented(graph: dict, sources: pathlib.Path) -> list[str]:
@@ -40,12 +53,18 @@ def undocumented(graph: dict, sources: pathlib.Path) -> list[str]:
             continue
         checked += 1
         comment = symbol.get("docComment") or {}
+        text = "\n".join(line.get("text", "") for line in comment.get("lines", []))
         # A comment from elsewhere (the protocol requirement it implements) is inherited, not its own.
-        own = comment.get("uri") == location["uri"] and any(line.get("text", "").strip() for line in comment.get("lines", []))
+        own = comment.get("uri") == location["uri"] and text.strip()
+        problem = None
         if not own:
+            problem = "no doc comment"
+        elif throws(symbol) and "throw" not in text.lower():
+            problem = "throws, but its doc comment does not say what or when (- Throws:)"
+        if problem:
             line = location["position"]["line"] + 1
             name = ".".join(symbol["pathComponents"])
-            found.append(f"{path.relative_to(sources.parent)}:{line}: {symbol['kind']['displayName']} {name}")
+            found.append(f"{path.relative_to(sources.parent)}:{line}: {symbol['kind']['displayName']} {name}: {problem}")
     return found, checked
 
 
@@ -70,7 +89,7 @@ def main() -> int:
                 if entry not in seen:
                     seen.add(entry)
                     module_missing.append(entry)
-        print(f"{module}: {len(module_missing)} public declarations without a doc comment")
+        print(f"{module}: {len(module_missing)} public declarations without a (complete) doc comment")
         missing += module_missing
     for entry in sorted(missing):
         print(f"  {entry}")

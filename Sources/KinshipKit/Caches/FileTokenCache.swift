@@ -50,6 +50,8 @@ public struct FileTokenCache: TokenCache {
 
     /// The token stored under `key`; `nil` when there is none or its file could not be read (then the file is
     /// moved aside and `onProblem` is told).
+    ///
+    /// - Throws: ``TokenCacheError/invalidKey(_:)`` for a key that cannot name a file.
     public func load(forKey key: String) async throws -> AccessToken? {
         let file = try url(forKey: key)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
@@ -67,6 +69,9 @@ public struct FileTokenCache: TokenCache {
     }
 
     /// Deletes the token stored under `key`, if there is one.
+    ///
+    /// - Throws: ``TokenCacheError/invalidKey(_:)`` for a key that cannot name a file, or the file system's error
+    ///   when the file cannot be deleted.
     public func clear(forKey key: String) async throws {
         let file = try url(forKey: key)
         if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }

@@ -35,6 +35,12 @@ public struct RemoteTokenCache: TokenCache {
     private let timeout: TimeInterval
 
     /// A cache kept by the token-cache service at `serverURL`, sealed with `secret`.
+    ///
+    /// - Parameters:
+    ///   - serverURL: The platform's address.
+    ///   - secret: The secret that names and seals the entries; share it to share the login.
+    ///   - transport: How requests reach the platform.
+    ///   - timeout: Seconds each request may take.
     public init(serverURL: URL, secret: Secret, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30) {
         self.serverURL = serverURL
         self.secret = secret

@@ -7,6 +7,8 @@ public protocol TokenCache: Sendable {
     ///   refuses). A session does not adopt a token it could not cache: the login fails with the error.
     func save(_ token: AccessToken, forKey key: String) async throws
     /// The token saved under `key`, or `nil`. An entry that cannot be read counts as none.
+    ///
+    /// - Throws: When the cache cannot be asked at all (a key it cannot use, a service that cannot be reached).
     func load(forKey key: String) async throws -> AccessToken?
     /// Deletes the token saved under `key`, if there is one (a log-out).
     ///

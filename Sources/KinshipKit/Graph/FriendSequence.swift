@@ -30,6 +30,8 @@ public struct FriendSequence: AsyncSequence, Sendable {
         }
 
         /// The next friend, fetching the next page when this one is used up; `nil` after the last.
+        ///
+        /// - Throws: The ``GraphError`` of the page request that failed; the sequence ends there.
         public mutating func next() async throws(GraphError) -> GraphFriend? {
             while buffered.isEmpty {
                 if finished { return nil }

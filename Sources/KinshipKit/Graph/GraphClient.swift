@@ -20,11 +20,22 @@ public struct GraphClient: Sendable {
     // MARK: - Typed requests
 
     /// The person logged in, with `fields` (the platform leaves out fields it may not show).
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func me(fields: [String] = ["id", "name"]) async throws(GraphError) -> GraphUser {
         try await send(.me(fields: fields), as: GraphUser.self)
     }
 
     /// One page of the person's friends who use the app; needs `user_friends`.
+    ///
+    /// - Parameters:
+    ///   - limit: How many friends on the page; the platform's default (25) when `nil`.
+    ///   - after: The cursor of the page before (``FriendsPage/nextCursor``); `nil` for the first page.
+    ///   - fields: The fields of each friend, as the Graph names them.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func friends(
         limit: Int? = nil,
         after: String? = nil,
@@ -36,27 +47,49 @@ public struct GraphClient: Sendable {
     }
 
     /// Every friend, page after page, as an asynchronous sequence.
+    ///
+    /// - Parameters:
+    ///   - pageSize: How many friends each request asks for.
+    ///   - fields: The fields of each friend, as the Graph names them.
     public func allFriends(pageSize: Int = 100, fields: [String] = GraphFriend.defaultFields) -> FriendSequence {
         FriendSequence(client: self, pageSize: pageSize, fields: fields)
     }
 
     /// What the person granted and declined to this app.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func permissions() async throws(GraphError) -> [PermissionStatus] {
         struct List: Decodable { let data: [PermissionStatus] }
         return try await send(.permissions, as: List.self).data
     }
 
     /// Gives `permission` back; from now on the app works as if it was never granted.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func revoke(_ permission: Permission) async throws(GraphError) {
         _ = try await send(.revoke(permission))
     }
 
     /// Removes the app from the person's account: every token of theirs for it stops working.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func revokeLogin() async throws(GraphError) {
         _ = try await send(.revokeLogin)
     }
 
     /// Where a person's picture is, in the size asked for.
+    ///
+    /// - Parameters:
+    ///   - userID: Whose picture: `me`, or a user id.
+    ///   - type: A named size; ignored when `width` or `height` is given.
+    ///   - width: The width wanted, in pixels.
+    ///   - height: The height wanted, in pixels.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func picture(
         of userID: String = "me",
         type: PictureType? = nil,
@@ -69,12 +102,27 @@ public struct GraphClient: Sendable {
     }
 
     /// Posts `message` on the person's timeline (needs `publish_actions`); returns the post's id.
+    ///
+    /// - Parameters:
+    ///   - message: The text of the post.
+    ///   - link: An address to attach, if any.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func post(message: String, link: String? = nil) async throws(GraphError) -> String {
         struct Created: Decodable { let id: String }
         return try await send(.post(message: message, link: link), as: Created.self).id
     }
 
     /// Any Graph call, answered as JSON.
+    ///
+    /// - Parameters:
+    ///   - path: The path without the version prefix, such as `me/friends`.
+    ///   - method: `GET`, `POST` or `DELETE`.
+    ///   - params: Query parameters for `GET`, the form body otherwise.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func request(path: String, method: String = "GET", params: [String: String] = [:]) async throws(GraphError) -> GraphValue {
         try await send(GraphRequest(method: method, path: path, parameters: FormParameters(params.sorted { $0.key < $1.key })))
     }
@@ -87,17 +135,26 @@ public struct GraphClient: Sendable {
     // MARK: - Sending
 
     /// Sends `request` and decodes the answer as `Model`.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer. An answer that does not decode as `Model`
+    ///   is an ``GraphError/Category/other`` error.
     public func send<Model: Decodable>(_ request: GraphRequest, as model: Model.Type) async throws(GraphError) -> Model {
         let response = try await exchange(request)
         return try Self.decode(Model.self, from: response.body, status: response.status, request: request).get()
     }
 
     /// Sends `request` and returns the answer as JSON.
+    ///
+    /// - Throws: ``GraphError``: sorted by ``GraphError/category`` — nobody logged in, a token the platform
+    ///   refused, a missing permission, too many calls, or no answer.
     public func send(_ request: GraphRequest) async throws(GraphError) -> GraphValue {
         try await send(request, as: GraphValue.self)
     }
 
     /// Sends up to 50 requests in one call; each part succeeds or fails on its own.
+    ///
+    /// - Throws: ``GraphError`` when the batch as a whole fails; each part's own failure is its `Result`.
     public func batch(_ requests: [GraphRequest]) async throws(GraphError) -> [Result<GraphValue, GraphError>] {
         struct Part: Encodable {
             let method: String

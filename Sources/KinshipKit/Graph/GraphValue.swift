@@ -14,6 +14,8 @@ public enum GraphValue: Sendable, Hashable, Codable {
     case object([String: GraphValue])
 
     /// Reads any JSON value.
+    ///
+    /// - Throws: `DecodingError` when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -32,6 +34,8 @@ public enum GraphValue: Sendable, Hashable, Codable {
     }
 
     /// Writes the value as JSON.
+    ///
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -10,6 +10,10 @@ extension LoginManager {
     /// calling task's cancellation end it like a dialog login. With
     /// `Permission.openID` among `permissions`, the id_token is verified (a device
     /// login has no nonce) and returned.
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words: ``LoginError/timedOut`` when the device code
+    ///   expires before the person answers. A person who declines gives a ``LoginResult/cancelled`` result, not
+    ///   an error.
     public func logInWithDevice(
         permissions: [Permission] = [],
         show: @Sendable (DeviceAuthorization) async -> Void

@@ -31,6 +31,15 @@ public actor LoginManager {
     /// A manager for `session`'s app; logins time out after `timeout` without a redirect, and tokens
     /// are renewed `refreshMargin` seconds before they expire (by the session's clock). A device
     /// login waits between polls with `sleep`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The platform and the app.
+    ///   - session: The session to open; it must be for `configuration`'s app.
+    ///   - presenter: How the dialog is shown and the redirect received.
+    ///   - transport: How requests reach the platform.
+    ///   - timeout: How long a login waits for the redirect.
+    ///   - refreshMargin: Seconds before expiry that a token is renewed.
+    ///   - sleep: How a device login waits between polls.
     public init(
         configuration: KinshipConfiguration,
         session: Session,
@@ -57,6 +66,9 @@ public actor LoginManager {
     /// `auth_type=rerequest` unless `authType` says otherwise. With `Permission.openID`
     /// among `permissions`, the login sends `nonce` (a random one when `nil`) and returns the
     /// verified id_token as ``LoginSuccess/authenticationToken``.
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words. ``LoginError/loginInProgress`` when another
+    ///   login is pending; a Cancel is a ``LoginResult/cancelled`` result, not an error.
     public func logIn(
         permissions: [Permission] = [],
         authType: AuthorizationRequest.AuthType? = nil,
@@ -70,6 +82,9 @@ public actor LoginManager {
 
     /// Asks an open session's person for more permissions (→ `openTokenExtended`). Permissions
     /// declined before are asked with `auth_type=rerequest`, as is everything when `authType` says so.
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words. ``LoginError/session(_:)`` when the session is
+    ///   not open.
     public func requestPermissions(
         _ permissions: [Permission],
         authType: AuthorizationRequest.AuthType? = nil
@@ -83,6 +98,10 @@ public actor LoginManager {
 
     /// The token to call the platform with, renewed first when it expires within
     /// ``refreshMargin`` (see ``Session/accessToken(refreshingWithin:using:replacing:)``).
+    ///
+    /// - Throws: ``GraphError``: ``GraphError/Category/recoverable`` when the platform refused the refresh (the
+    ///   session is then closed), ``GraphError/Category/transient`` when it could not be reached and the token
+    ///   has expired.
     public func accessTokenForCall() async throws(GraphError) -> AccessToken {
         try await session.accessToken(refreshingWithin: refreshMargin, using: exchange)
     }
@@ -90,6 +109,9 @@ public actor LoginManager {
     /// After the platform refused `rejected` (Graph error 190), renews it with its refresh token,
     /// unless a newer token replaced it meanwhile. Returns the token to try again with, or `nil`
     /// when there is nothing newer (no refresh token): then the person has to log in again.
+    ///
+    /// - Throws: ``GraphError`` when the platform refuses the renewal (the session is then closed) or cannot be
+    ///   reached.
     public func renew(rejected: AccessToken) async throws(GraphError) -> AccessToken? {
         let current = try await session.accessToken(refreshingWithin: refreshMargin, using: exchange, replacing: rejected)
         return current.tokenString == rejected.tokenString ? nil : current
@@ -98,6 +120,8 @@ public actor LoginManager {
     /// Tells the platform to end this login's tokens (the refresh token and every access token it
     /// issued), for a logout that should leave nothing usable behind. The app stays authorized:
     /// the next login does not ask again for what was granted. Call before ``logOut()``.
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words.
     public func revokeTokens() async throws(LoginError) {
         guard let token = await session.accessToken else { return }
         try await exchange.revoke(token)

@@ -7,12 +7,17 @@ import Foundation
 /// passes it to `deliver`; otherwise the app hands it over with ``LoginManager/handleOpenURL(_:)``.
 public protocol LoginPresenter: Sendable {
     /// Gets ready for one login; returns the redirect URI the dialog sends the person back to.
+    ///
+    /// - Throws: When the redirect cannot be received (a listener that cannot start); the login fails with the
+    ///   error.
     func prepare(
         for configuration: KinshipConfiguration,
         deliver: @escaping @Sendable (URL) async -> Void
     ) async throws
         -> String
     /// Shows the dialog at `url`.
+    ///
+    /// - Throws: When the dialog cannot be shown; the login fails with the error.
     func present(_ url: URL) async throws
     /// The login is over (done, failed or cancelled): release what ``prepare(for:deliver:)`` took.
     func finish() async
@@ -35,6 +40,8 @@ public struct CustomSchemePresenter: LoginPresenter {
     }
 
     /// Shows the dialog with the closure the presenter was made with.
+    ///
+    /// - Throws: What the `show` closure throws.
     public func present(_ url: URL) async throws { try await show(url) }
 
     /// Nothing to clean up: the app's scheme handler outlives the login.

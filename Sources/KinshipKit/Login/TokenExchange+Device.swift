@@ -26,6 +26,8 @@ public struct DeviceAuthorization: Sendable, Equatable, Decodable {
     }
 
     /// Reads the answer; `interval` defaults to 5 seconds, as RFC 8628 says.
+    ///
+    /// - Throws: `DecodingError` when a required field is missing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         deviceCode = try container.decode(String.self, forKey: .deviceCode)
@@ -54,6 +56,8 @@ public enum DevicePoll: Sendable, Equatable {
 
 extension TokenExchange {
     /// Starts a device login asking for `permissions` (`public_profile` is always part of it).
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words.
     public func startDeviceLogin(permissions: [Permission]) async throws(LoginError) -> DeviceAuthorization {
         var form = clientForm()
         form.append("scope", Permission.scope(of: permissions))
@@ -66,6 +70,9 @@ extension TokenExchange {
     }
 
     /// Polls once for the answer to `device` (RFC 8628 §3.4–3.5).
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words. The answers the device keeps polling through
+    ///   (pending, slow down) are ``DevicePoll`` values.
     public func poll(_ device: DeviceAuthorization) async throws(LoginError) -> DevicePoll {
         do {
             return .issued(try await issue([("grant_type", GrantType.deviceCode), ("device_code", device.deviceCode)]))

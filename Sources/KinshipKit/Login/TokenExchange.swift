@@ -37,6 +37,13 @@ public struct TokenExchange: Sendable {
 
     /// Redeems `code` with its PKCE verifier and returns the tokens, their owner and permissions.
     /// Dates are whole seconds, as the platform counts them, so a cached token reads back equal.
+    ///
+    /// - Parameters:
+    ///   - code: The code from the dialog's redirect.
+    ///   - redirectURI: The redirect URI the dialog was opened with, exactly.
+    ///   - verifier: The PKCE verifier whose challenge the dialog was opened with.
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words.
     public func redeem(code: String, redirectURI: String, verifier: String) async throws(LoginError) -> Issued {
         try await issue([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)])
     }
@@ -62,6 +69,8 @@ public struct TokenExchange: Sendable {
 
     /// Tells the platform to forget `token`'s refresh token and every token it issued (RFC 7009),
     /// so a logout leaves nothing usable behind. A token with no refresh token is revoked itself.
+    ///
+    /// - Throws: ``LoginError`` saying what went wrong in words.
     public func revoke(_ token: AccessToken) async throws(LoginError) {
         var form = clientForm()
         form.append("token", token.refreshToken ?? token.tokenString)

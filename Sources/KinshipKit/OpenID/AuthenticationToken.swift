@@ -65,6 +65,8 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     }
 
     /// Reads the claims; `exp`, `iat` and `auth_time` are Unix seconds.
+    ///
+    /// - Throws: `DecodingError` when a required claim is missing or has the wrong type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         issuer = try container.decode(String.self, forKey: .issuer)
@@ -93,6 +95,8 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     }
 
     /// Writes the claims as the platform does.
+    ///
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(issuer, forKey: .issuer)

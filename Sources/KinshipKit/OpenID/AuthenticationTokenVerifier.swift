@@ -36,6 +36,14 @@ public actor AuthenticationTokenVerifier {
     /// Verifies `idToken` for this app. `nonce` is the one the login sent (a token that carries
     /// another, or none when one was sent, is refused); `accessToken`, when given, must match the
     /// token's `at_hash`.
+    ///
+    /// - Parameters:
+    ///   - idToken: The id_token as the token endpoint returned it.
+    ///   - nonce: The nonce the login sent; the token must repeat it.
+    ///   - accessToken: The access token issued with it, checked against `at_hash` when given.
+    ///
+    /// - Throws: ``AuthenticationTokenError/keysUnavailable(_:)`` when the signing keys cannot be read,
+    ///   ``AuthenticationTokenError/rejected(_:)`` naming the check that failed.
     public func verify(
         _ idToken: String,
         nonce: String?,

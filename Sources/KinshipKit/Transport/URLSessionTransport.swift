@@ -15,6 +15,8 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends the request. The time limit is kept here rather than left to `URLRequest`, whose
     /// sub-second limits are not honoured the same way on every platform.
+    ///
+    /// - Throws: ``TransportError`` when no response came: unreachable, timed out, or cancelled.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData

@@ -17,6 +17,11 @@ public struct ArchivedMessage: Sendable, Equatable {
 extension XMPPClient {
     /// The last `limit` messages exchanged with `jid`, oldest first, from the server's archive
     /// (XEP-0313 message archive management, `urn:xmpp:mam:2`).
+    ///
+    /// - Parameters:
+    ///   - jid: The contact the conversation is with.
+    ///   - limit: How many of the newest messages to read.
+    ///
     /// - Throws: ``XMPPError/stanzaError(_:)`` when the server keeps no archive.
     public func history(with jid: JID, limit: Int = 50) async throws(XMPPError) -> [ArchivedMessage] {
         guard let connection else { throw .disconnected }

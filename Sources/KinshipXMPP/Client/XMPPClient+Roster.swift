@@ -1,6 +1,9 @@
 extension XMPPClient {
     /// Fetches the roster (RFC 6121 §2.1.3), with the stored version when the server versions
     /// rosters: an unchanged roster costs an empty result, which keeps the stored one.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func fetchRoster() async throws(XMPPError) {
         guard let connection else { throw .disconnected }
         var query = XMLElement("query", namespace: Namespace.roster)

@@ -1,5 +1,13 @@
 extension XMPPClient {
     /// Sends a friend request: the contact goes on the roster and is asked for their presence.
+    ///
+    /// - Parameters:
+    ///   - jid: The contact's address.
+    ///   - name: The name to file the contact under.
+    ///   - groups: Roster groups to put the contact in.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with. ``XMPPError/stanzaError(_:)`` when the server refuses the roster change.
     public func add(_ jid: JID, name: String? = nil, groups: [String] = []) async throws(XMPPError) {
         try await setRosterItem(RosterItem(jid: jid, name: name, groups: groups))
         try await send(.presence(Presence(kind: .subscribe, to: jid.bare)))
@@ -26,22 +34,34 @@ extension XMPPClient {
     }
 
     /// Refuses an incoming request.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func reject(_ jid: JID) async throws(XMPPError) {
         try await send(.presence(Presence(kind: .unsubscribed, to: jid.bare)))
         incomingRequests.remove(jid.bare)
     }
 
     /// Withdraws a request the contact has not answered.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func cancelRequest(_ jid: JID) async throws(XMPPError) {
         try await send(.presence(Presence(kind: .unsubscribe, to: jid.bare)))
     }
 
     /// Approves a contact's request before it arrives (RFC 6121 §3.4).
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func preApprove(_ jid: JID) async throws(XMPPError) {
         try await send(.presence(Presence(kind: .subscribed, to: jid.bare)))
     }
 
     /// Removes a friend: the item and both subscriptions go (`subscription="remove"`).
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with. ``XMPPError/stanzaError(_:)`` when the server refuses the roster change.
     public func remove(_ jid: JID) async throws(XMPPError) {
         let item = XMLElement("item", namespace: Namespace.roster, ["jid": jid.bare.description, "subscription": "remove"])
         _ = try await request(IQ(kind: .set, id: "", payload: XMLElement("query", namespace: Namespace.roster, children: [.element(item)])))
@@ -49,6 +69,9 @@ extension XMPPClient {
     }
 
     /// Renames a contact or changes their groups.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with. ``XMPPError/stanzaError(_:)`` when the server refuses the change.
     public func setRosterItem(_ item: RosterItem) async throws(XMPPError) {
         _ = try await request(
             IQ(kind: .set, id: "", payload: XMLElement("query", namespace: Namespace.roster, children: [.element(item.setElement)]))

@@ -1,6 +1,9 @@
 extension XMPPClient {
     /// A contact's vCard: the cached one while fresh, else fetched — once, however many ask at
     /// the same time.
+    ///
+    /// - Throws: ``XMPPError`` when the client is not connected or the server answers with an error
+    ///   (`item-not-found` for a contact without a card).
     public func vCard(of jid: JID) async throws -> VCard {
         let jid = jid.bare
         if let card = vCards.fresh(jid, lifetime: options.vCardLifetime) { return card }
@@ -21,6 +24,9 @@ extension XMPPClient {
     public var vCardRequestsSent: Int { vCards.requestsSent }
 
     /// Publishes the user's own vCard.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with. ``XMPPError/stanzaError(_:)`` when the server refuses the card.
     public func updateOwnVCard(_ card: VCard) async throws(XMPPError) {
         _ = try await request(IQ(kind: .set, id: "", payload: card.element))
         if let own = boundJID?.bare { vCards.entries[own] = VCardCache.Entry(card: card, fetchedAt: .now) }

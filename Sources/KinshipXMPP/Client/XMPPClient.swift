@@ -50,6 +50,10 @@ public actor XMPPClient {
     }
 
     /// Connects and logs in; then, as the options say, fetches the roster and sends presence.
+    ///
+    /// - Throws: ``XMPPError`` saying what failed in words: no connection, TLS, a refused login
+    ///   (``XMPPError/notAuthorized``), binding. A failed first connection is thrown, not retried: the reconnect
+    ///   policy applies once connected.
     public func connect() async throws(XMPPError) {
         stopping = false
         if roster.items.isEmpty, roster.version == nil, let stored = try? await options.rosterStore.load(for: configuration.jid) {
@@ -71,6 +75,14 @@ public actor XMPPClient {
     }
 
     /// Sends the user's own presence.
+    ///
+    /// - Parameters:
+    ///   - show: How available: `nil` for plainly available, or away, chat, do not disturb, extended away.
+    ///   - status: A sentence to show beside the name.
+    ///   - priority: -128…127; the server delivers bare-JID messages to the highest. Negative means never.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func setPresence(show: Presence.Show? = nil, status: String? = nil, priority: Int = 0) async throws(XMPPError) {
         try await send(.presence(Presence(show: show, status: status, priority: priority)))
     }
@@ -139,17 +151,32 @@ public actor XMPPClient {
     }
 
     /// Sends a chat message to a contact.
+    ///
+    /// - Parameters:
+    ///   - body: The text.
+    ///   - jid: The friend: a bare JID reaches every connection of theirs, or the server keeps it while they
+    ///       are offline.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func send(message body: String, to jid: JID) async throws(XMPPError) {
         try await send(.message(Message(kind: .chat, id: connection?.makeID(), to: jid, body: body)))
     }
 
     /// Sends any stanza (a presence with extensions, a message).
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func send(_ stanza: Stanza) async throws(XMPPError) {
         guard let connection else { throw .disconnected }
         try await connection.send(stanza)
     }
 
     /// Sends an IQ request and returns its result (see ``XMPPConnection/request(_:)``).
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with. ``XMPPError/stanzaError(_:)`` for an `error` answer, ``XMPPError/timedOut(_:)`` when none comes in
+    ///   time.
     public func request(_ iq: IQ) async throws(XMPPError) -> IQ {
         guard let connection else { throw .disconnected }
         return try await connection.request(iq)

@@ -41,6 +41,8 @@ public struct SRVResolver: Sendable {
     }
 
     /// The records for `name` (e.g. `_xmpp-client._tcp.example.com`) in the order to try them.
+    ///
+    /// - Throws: ``SRVLookupError`` when the DNS server cannot be asked or its answer cannot be read.
     public func lookup(_ name: String) async throws -> [SRVRecord] {
         let id = UInt16.random(in: .min ... .max)
         let query = DNSMessage.srvQuery(id: id, name: name)

@@ -42,6 +42,9 @@ public actor XMPPConnection {
     // MARK: - Connecting
 
     /// Connects, secures and logs in; returns the bound JID (at once when already connected).
+    ///
+    /// - Throws: ``XMPPError`` saying what failed in words: no connection, TLS, a refused login
+    ///   (``XMPPError/notAuthorized``), binding.
     @discardableResult
     public func connect() async throws(XMPPError) -> JID {
         if channel != nil, let boundJID { return boundJID }
@@ -100,6 +103,9 @@ public actor XMPPConnection {
     // MARK: - Stanzas
 
     /// Sends a stanza.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with.
     public func send(_ stanza: Stanza) async throws(XMPPError) {
         try await write(stanza.element.xmlString(parentNamespace: clientNamespace))
     }
@@ -141,6 +147,9 @@ public actor XMPPConnection {
     /// Sends an archive query (XEP-0313) and returns the `<result>` elements that came for it,
     /// in order, with the final answer. Results are collected here, in the order the connection
     /// reads them, so every one that came before the answer is in.
+    ///
+    /// - Throws: ``XMPPError/disconnected`` when the client is not connected, or the error the connection ended
+    ///   with. ``XMPPError/stanzaError(_:)`` when the server refuses the query.
     public func queryArchive(_ iq: IQ, queryID: String) async throws(XMPPError) -> (results: [XMLElement], answer: IQ) {
         archiveResults[queryID] = []
         defer { archiveResults[queryID] = nil }

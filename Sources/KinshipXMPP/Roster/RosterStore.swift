@@ -5,6 +5,8 @@ import Foundation
 public protocol RosterStore: Sendable {
     /// The roster kept for `account` (a bare JID), or `nil`; an entry that cannot be read counts as
     /// none, which costs one full fetch.
+    ///
+    /// - Throws: When the store cannot be read at all; the client then fetches the whole roster.
     func load(for account: JID) async throws -> Roster?
     /// Keeps `roster` for `account`, replacing what was there.
     ///
@@ -39,6 +41,8 @@ public struct FileRosterStore: RosterStore {
     }
 
     /// The roster stored for `account`; `nil` when there is none or its file could not be read.
+    ///
+    /// - Throws: Nothing in practice: an unreadable file is reported and counts as no roster.
     public func load(for account: JID) async throws -> Roster? {
         let file = url(for: account)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }

@@ -56,6 +56,9 @@ public struct SCRAMClient: Sendable {
     public var initialMessage: String { "n,," + clientFirstBare }
 
     /// The client-final message answering the server-first `challenge`.
+    ///
+    /// - Throws: ``SASLError`` when the server's message is malformed, asks for too many iterations, or its
+    ///   signature does not match (a server that does not know the password).
     public mutating func respond(to challenge: String) throws(SASLError) -> String {
         let fields = Self.fields(of: challenge)
         guard let nonce = fields["r"], nonce.hasPrefix(clientNonce), nonce.count > clientNonce.count else {

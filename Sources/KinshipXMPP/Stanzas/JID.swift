@@ -70,6 +70,8 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Lossles
     }
 
     /// Writes the JID as a JSON string.
+    ///
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

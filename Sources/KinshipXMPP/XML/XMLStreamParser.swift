@@ -59,6 +59,9 @@ public struct XMLStreamParser: Sendable {
     public var isStreamOpen: Bool { !open.isEmpty }
 
     /// Reads the next bytes; returns the events they complete.
+    ///
+    /// - Throws: ``XMLStreamError`` for input that is not well-formed, forbidden in XMPP, or over a limit; after
+    ///   it the parser refuses everything.
     @inlinable
     public mutating func feed(_ bytes: some Collection<UInt8>) throws(XMLStreamError) -> [Event] {
         var outcome: Result<[Event], XMLStreamError>?
@@ -72,6 +75,9 @@ public struct XMLStreamParser: Sendable {
     }
 
     /// Reads the next bytes from memory the caller owns for the duration of the call.
+    ///
+    /// - Throws: ``XMLStreamError`` for input that is not well-formed, forbidden in XMPP, or over a limit; after
+    ///   it the parser refuses everything.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLStreamError) -> [Event] {
         if let failure { throw failure }
         buffer.append(contentsOf: bytes)
