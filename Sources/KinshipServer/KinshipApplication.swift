@@ -156,6 +156,16 @@ public enum KinshipApplication {
                 logger: logger
             )
         ]
+        if case .postgres(let postgres) = platform.database.location, let generation = platform.grantGeneration {
+            services.append(
+                GrantNotificationListener(
+                    configuration: postgres,
+                    generation: generation,
+                    retryDelay: configuration.grantListenerRetryDelay,
+                    logger: logger
+                )
+            )
+        }
         if let mailer { services.append(mailer) }
         if let chatServer { services.append(chatServer) }
         if let listener = configuration.metrics {

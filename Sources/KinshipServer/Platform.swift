@@ -22,8 +22,8 @@ public struct Platform: Sendable {
     let browserSessions: BrowserSessionStore
     let passwordResets: PasswordResetStore
     let rateLimits: RateLimitStore
-    /// For SQLite: the counter that lets processes cache token checks safely. PostgreSQL
-    /// deployments may span hosts, so their token checks always read the database.
+    /// The counter that lets processes cache token checks safely: shared through a file on
+    /// SQLite, kept current by `LISTEN/NOTIFY` on PostgreSQL (see ``GrantGeneration``).
     let grantGeneration: GrantGeneration?
 
     /// Opens the database (creating an SQLite file if there is none) and brings its schema up to date.
@@ -49,8 +49,13 @@ public struct Platform: Sendable {
             await database.close()
             throw PlatformError.cannotOpen(location.description, underlying: String(reflecting: error))
         }
-        var generation: GrantGeneration?
-        if case .sqlite(let path) = location { generation = GrantGeneration(databasePath: path) }
+        let generation: GrantGeneration?
+        switch location {
+        case .sqlite(let path):
+            generation = GrantGeneration(databasePath: path)
+        case .postgres:
+            generation = GrantGeneration.announcing(through: database, logger: logger)
+        }
         return Platform(
             database: database,
             clock: clock,

@@ -68,6 +68,9 @@ public struct ServerConfiguration: Sendable {
     public var chatServer: ChatServerLocation?
     /// Password reset links: how long one works, and how many may be asked for.
     public var passwordResets: PasswordResets = .init()
+    /// PostgreSQL: how long a process waits before listening again for other processes' grant
+    /// changes after its listening connection was lost (token checks read the database meanwhile).
+    public var grantListenerRetryDelay: Duration = .milliseconds(500)
 
     /// The metrics listener's address.
     public struct MetricsListener: Sendable {

@@ -3,9 +3,9 @@ import SQLKit
 
 /// Decides whether an access token may be used, and if not, which Graph error says why.
 ///
-/// One query reads the token, its login, its person and the login's permissions together. On
-/// SQLite the answer is kept in a ``GrantCache`` that any grant change, in any process, empties
-/// at once; on PostgreSQL every check reads the database.
+/// One query reads the token, its login, its person and the login's permissions together. The
+/// answer is kept in a ``GrantCache`` that any grant change, in any process, empties at once
+/// (through a shared file on SQLite, `LISTEN/NOTIFY` on PostgreSQL; see ``GrantGeneration``).
 struct TokenInspector: Sendable {
     /// A usable token, the login it speaks for, and the person.
     struct Grant: Sendable {
