@@ -26,7 +26,7 @@ struct GrantNotificationListener: Service {
                 failures = 0
             } catch {
                 failures += 1
-                reason = String(reflecting: error)
+                reason = DatabaseUnavailable(error)?.reason ?? String(describing: error)
             }
             generation.listenerStopped()
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
