@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """GET /me (token check, permission lookup, profile) against a plain route that does no work
-(/healthz), on the same release-built `kinship serve` over SQLite, side by side with wrk at 64
-connections. Prints requests/s, p99 latency and the server's CPU time per request of each, and
-the ratio of /me to the plain route.
+(/healthz), on the same release-built `kinship serve` over SQLite, and against the framework's
+floor — a bare Hummingbird application (Benchmarks/Sources/BareHummingbird) with one route that
+does no work and no middleware — side by side with wrk at 64 connections (closed loop). Prints
+requests/s, p99 latency and the server's CPU time per request of each, and the ratios.
 
-A third column is the framework's floor: a bare Hummingbird application (Benchmarks/Sources/
-BareHummingbird) with one route that does no work and no middleware. At a closed-loop load, no
-Kinship route can show a lower p99 than it does on the same machine.
+Target (#17): GET /me at ≥ 80% of the floor's requests/s. Exits non-zero when it is missed. (At a
+closed-loop load p99 measures the queue, not the server: latency targets are open-loop ones.)
 
 Run from the repository root:  python3 Benchmarks/graph_throughput.py
 """
@@ -106,7 +106,7 @@ def main():
 
     medians = {name: [statistics.median(run[column] for run in values) for column in range(3)] for name, values in runs.items()}
     ratio = medians["me"][0] / medians["plain"][0]
-    me_p99, floor_p99 = medians["me"][1], medians["floor"][1]
+    to_floor = medians["me"][0] / medians["floor"][0]
     print(f"\nGraph throughput: {options.connections} connections, {options.rounds} rounds of {options.seconds} s, SQLite, "
           f"wrk ({options.wrk_threads} thread{'s' if options.wrk_threads > 1 else ''}) on the same {os.cpu_count()} cores")
     print(f"{'':36}{'requests/s':>12}{'p99 latency':>14}{'server CPU':>16}")
@@ -114,10 +114,9 @@ def main():
     for name, label in labels.items():
         rate, p99, cpu = medians[name]
         print(f"{label:36}{rate:>12,.0f}{p99:>11.2f} ms{cpu:>10.1f} µs/req")
-    print(f"ratio /me ÷ plain: {ratio:.0%}   target ≥ 50% {'✓' if ratio >= 0.5 else '✗ MISSED'};"
-          f"   /me p99 target < 5 ms {'✓' if me_p99 < 5 else '✗ MISSED'}")
-    if floor_p99 >= 5:
-        print(f"note: the framework's floor itself shows p99 {floor_p99:.2f} ms on this machine at this load")
+    print(f"ratio /me ÷ plain route: {ratio:.0%}")
+    print(f"ratio /me ÷ floor: {to_floor:.0%}   target ≥ 80% {'✓' if to_floor >= 0.8 else '✗ MISSED'}")
+    sys.exit(0 if to_floor >= 0.8 else 1)
 
 
 if __name__ == "__main__":

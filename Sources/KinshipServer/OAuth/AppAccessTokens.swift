@@ -31,7 +31,9 @@ struct AppAccessTokens: Sendable {
 
     /// Whether `token` looks like an app access token (`APP_ID|…`) rather than a person's.
     static func isAppToken(_ token: String) -> Bool {
-        token.contains("|")
+        // Bytes, not Foundation's `contains(_: StringProtocol)`: that goes through NSString and
+        // CFStringFind, 1% of a GET /me's CPU in perf, on every Graph call.
+        token.utf8.contains(UInt8(ascii: "|"))
     }
 
     /// The app `token` speaks for, or `nil` when it is not a valid app access token.
