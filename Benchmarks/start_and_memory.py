@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "e2e"))
 from kinship_e2e import demo_credentials, free_port, log_in, start_server, stop  # noqa: E402
 from bench_support import release_binary  # noqa: E402
-from graph_throughput import ensure_wrk  # noqa: E402
+from graph_throughput import ensure_wrk, wrk  # noqa: E402
 
 UNLIMITED = ("--graph-calls-per-user", "1000000000", "--graph-calls-per-app", "1000000000")
 
@@ -59,15 +59,10 @@ def first_answer(command, port, cwd):
     raise SystemExit(f"{command[0]} did not answer within 30 s")
 
 
-def requests_until(base, token, total, done):
+def requests_until(base, token, server_pid, total, done):
     """Runs wrk against GET /me until `total` requests have been answered in all; returns the count."""
     while done < total:
-        output = subprocess.run(["wrk", "--threads", "1", "--connections", "64", "--duration", "5s",
-                                 "--header", f"Authorization: Bearer {token}", base + "/me?fields=id,name,email"],
-                                capture_output=True, text=True, check=True).stdout
-        if "Non-2xx" in output:
-            raise SystemExit("GET /me answered errors:\n" + output)
-        done += int(re.search(r"(\d+) requests in", output).group(1))
+        done += wrk(base + "/me?fields=id,name,email", 5, 64, 1, server_pid, token)[3]
     return done
 
 
@@ -109,9 +104,9 @@ def main():
         anonymous, floor_anonymous = resident_mib(server.pid, "RssAnon"), resident_mib(floor.pid, "RssAnon")
         stop(floor)
         token = log_in(base, demo_credentials(demo_banner)[0], "ada@example.com", "kinship-demo", "email")["access_token"]
-        done = requests_until(base, token, 100_000, 0)
+        done = requests_until(base, token, server.pid, 100_000, 0)
         after_100k, count_100k = resident_mib(server.pid), done
-        done = requests_until(base, token, 1_000_000, done)
+        done = requests_until(base, token, server.pid, 1_000_000, done)
         after_1m = resident_mib(server.pid)
         stop(server)
     finally:

@@ -14,18 +14,17 @@ enum GraphErrorResponse {
         status: HTTPResponse.Status,
         context: some RequestContext
     ) -> Response {
-        JSONResponse.make(
-            GraphErrorBody(
-                .init(
-                    message: message,
-                    type: type,
-                    code: code,
-                    errorSubcode: subcode,
-                    errorUserTitle: userTitle,
-                    errorUserMsg: userMessage,
-                    fbtraceID: context.id
-                )
-            ),
+        let error = GraphError(
+            code: code,
+            subcode: subcode,
+            message: message,
+            type: type,
+            userTitle: userTitle,
+            userMessage: userMessage,
+            status: status
+        )
+        return JSONResponse.make(
+            error.body(traceID: context.id),
             status: status,
             headers: status == .unauthorized ? [.wwwAuthenticate: #"Bearer error="invalid_token""#] : [:]
         )

@@ -36,8 +36,8 @@ struct GrantNotificationListener: Service {
                     metadata: ["reason": "\(reason)", "failures_in_a_row": "\(failures)"]
                 )
             }
-            let pause = min(retryDelay * (1 << min(failures, 6)) / 2, .seconds(30))
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: max(pause, retryDelay)) }
+            let pause = min(retryDelay * (1 << min(max(failures - 1, 0), 6)), .seconds(30))
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
         }
     }
 
