@@ -57,6 +57,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "KinshipSQLite", dependencies: ["CSQLite3"], swiftSettings: swiftSettings),
         .target(
             name: "KinshipCore",
             dependencies: [
@@ -118,6 +120,7 @@ let package = Package(
             name: "KinshipServer",
             dependencies: [
                 "KinshipCore",
+                "KinshipSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -175,6 +178,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "KinshipSQLiteTests", dependencies: ["KinshipSQLite"], swiftSettings: testSwiftSettings),
         .testTarget(
             name: "KinshipCoreTests",
             dependencies: ["KinshipCore", .product(name: "Crypto", package: "swift-crypto")],
@@ -210,6 +214,7 @@ let package = Package(
                 "KinshipKit",
                 "KinshipLoopback",
                 "KinshipServer",
+                "KinshipSQLite",
                 "KinshipXMPP",
                 "kinship",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -79,10 +79,11 @@ def main():
     arguments.add_argument("--connections", type=int, default=64)
     arguments.add_argument("--wrk-threads", type=int, default=1,
                            help="load generator threads; they share the cores with the server")
+    arguments.add_argument("--kinship", help="a built kinship executable (default: build it in release mode)")
     options = arguments.parse_args()
 
     ensure_wrk()
-    kinship = release_binary("kinship")
+    kinship = os.path.abspath(options.kinship) if options.kinship else release_binary("kinship")
     bare = release_binary("BareHummingbird", package_path="Benchmarks")
     folder = tempfile.mkdtemp(prefix="kinship-bench-")
     unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000")

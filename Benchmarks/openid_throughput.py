@@ -32,10 +32,11 @@ def main():
     arguments.add_argument("--rounds", type=int, default=3, help="alternating wrk runs of each route; medians are reported")
     arguments.add_argument("--connections", type=int, default=64)
     arguments.add_argument("--concurrency", type=int, default=16, help="concurrent clients of the token endpoint")
+    arguments.add_argument("--kinship", help="a built kinship executable (default: build it in release mode)")
     options = arguments.parse_args()
 
     ensure_wrk()
-    kinship = release_binary("kinship")
+    kinship = os.path.abspath(options.kinship) if options.kinship else release_binary("kinship")
     driver = release_binary("OpenIDThroughput", package_path="Benchmarks")
     folder = tempfile.mkdtemp(prefix="kinship-bench-oidc-")
     database = os.path.join(folder, "kinship.sqlite")

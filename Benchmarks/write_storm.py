@@ -26,8 +26,9 @@ def main():
     arguments.add_argument("--people", type=int, default=64)
     arguments.add_argument("--seconds", type=int, default=60)
     arguments.add_argument("--bcrypt-cost", type=int, default=12)
+    arguments.add_argument("--kinship", help="a built kinship executable (default: build it in release mode)")
     options = arguments.parse_args()
-    kinship = release_binary("kinship")
+    kinship = os.path.abspath(options.kinship) if options.kinship else release_binary("kinship")
     storm = release_binary("WriteStorm", package_path="Benchmarks")
     folder = tempfile.mkdtemp(prefix="kinship-storm-")
     server, base, banner = start_server(kinship, os.path.join(folder, "storm.sqlite"), folder, log_level="warning", extra=[

@@ -1,6 +1,5 @@
 import ArgumentParser
 import KinshipServer
-import Logging
 
 /// `kinship backup FILE`: a consistent copy of the SQLite database while the server runs.
 struct BackupCommand: AsyncParsableCommand {
@@ -38,7 +37,7 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let location = try storage.location()
-        let backup = try await Database.backUp(location, to: file, logger: Logger(label: "kinship.backup"))
+        let backup = try await Database.backUp(location, to: file)
         // Database.backUp copies SQLite only; a PostgreSQL location was refused above with pg_dump advice.
         guard case .sqlite(let databasePath) = location else { return }
         try JSONOutput.print(

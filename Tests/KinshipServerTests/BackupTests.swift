@@ -21,13 +21,13 @@ struct BackupTests {
                     }
                 }
                 group.addTask {
-                    let backup = try await Database.backUp(platform.database.location, to: copy, logger: Logger(label: "test"))
+                    let backup = try await Database.backUp(platform.database.location, to: copy)
                     #expect(backup.path == copy && backup.bytes > 0)
                 }
                 try await group.waitForAll()
             }
             await #expect(throws: DatabaseBackupError.cannotCreate(copy, "it exists already")) {
-                try await Database.backUp(platform.database.location, to: copy, logger: Logger(label: "test"))
+                try await Database.backUp(platform.database.location, to: copy)
             }
             return try await platform.users.list().count
         }
@@ -49,13 +49,13 @@ struct BackupTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         await #expect(throws: DatabaseBackupError.noDatabase(folder + "/missing.sqlite")) {
-            try await Database.backUp(.sqlite(path: folder + "/missing.sqlite"), to: folder + "/copy.sqlite", logger: Logger(label: "test"))
+            try await Database.backUp(.sqlite(path: folder + "/missing.sqlite"), to: folder + "/copy.sqlite")
         }
         #expect(!FileManager.default.fileExists(atPath: folder + "/missing.sqlite"), "no empty database was made")
         #expect(!FileManager.default.fileExists(atPath: folder + "/copy.sqlite"))
         try await withPlatform(.postgres) { platform in
             await #expect(throws: DatabaseBackupError.postgres) {
-                try await Database.backUp(platform.database.location, to: folder + "/copy.sqlite", logger: Logger(label: "test"))
+                try await Database.backUp(platform.database.location, to: folder + "/copy.sqlite")
             }
         }
         #expect(DatabaseBackupError.postgres.description.contains("pg_dump"))

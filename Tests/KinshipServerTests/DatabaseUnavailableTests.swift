@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import KinshipSQLite
 import Logging
 import NIOCore
 import PostgresKit
-import SQLiteKit
 import Testing
 
 @testable import KinshipServer
@@ -30,18 +30,24 @@ struct DatabaseUnavailableTests {
             try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
             try await sql.raw("INSERT INTO t (id) VALUES (1)").run()
         }
-        let otherProcess = try await SQLiteConnection.open(storage: .file(path: path), logger: Logger(label: "other"))
-        _ = try await otherProcess.query("BEGIN IMMEDIATE")
+        // Another connection, as an admin command in another process would hold it.
+        let otherThread = SQLiteThread(name: "other")
+        defer { otherThread.stop() }
+        let otherProcess = try await otherThread.run { try SQLiteHandle(path: path, busyTimeoutMilliseconds: 0, pragmas: []) }
+        try await otherThread.run { try otherProcess.execute("BEGIN IMMEDIATE") }
         await #expect(throws: DatabaseUnavailable.self) {
             try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (2)").run() }
         }
         let count = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM t").first(decodingColumn: "n", as: Int.self) }
         #expect(count == 1)
-        _ = try await otherProcess.query("ROLLBACK")
-        try await otherProcess.close()
-        await #expect(throws: SQLiteError.self, "a constraint failure is not unavailability") {
+        try await otherThread.run {
+            try otherProcess.execute("ROLLBACK")
+            otherProcess.close()
+        }
+        let constraint = await #expect(throws: SQLiteFailure.self, "a constraint failure is not unavailability") {
             try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (1)").run() }
         }
+        #expect(constraint?.isConstraint == true)
         try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (2)").run() }
         await database.close()
     }

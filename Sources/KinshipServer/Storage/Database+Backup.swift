@@ -1,5 +1,3 @@
-import Logging
-
 /// A copy `kinship backup` made.
 public struct DatabaseBackup: Sendable, Equatable {
     /// Where the copy is.
@@ -39,10 +37,10 @@ extension Database {
     /// - Throws: ``DatabaseBackupError`` on PostgreSQL (use `pg_dump`), when `destination`
     ///   exists or cannot be created, or when the copy is damaged; ``DatabaseUnavailable`` when
     ///   the database stays locked.
-    public static func backUp(_ location: DatabaseLocation, to destination: String, logger: Logger) async throws -> DatabaseBackup {
+    public static func backUp(_ location: DatabaseLocation, to destination: String) async throws -> DatabaseBackup {
         guard case .sqlite(let source) = location else { throw DatabaseBackupError.postgres }
         do {
-            return try await SQLiteBackup.copy(from: source, to: destination, logger: logger)
+            return try await SQLiteBackup.copy(from: source, to: destination)
         } catch let error as DatabaseBackupError {
             throw error
         } catch {

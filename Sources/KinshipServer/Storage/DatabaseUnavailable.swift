@@ -1,7 +1,7 @@
+import KinshipSQLite
 import NIOCore
 import NIOPosix
 import PostgresKit
-import SQLiteKit
 
 /// The database could not be reached, or stayed too busy to answer: nothing was changed, and the
 /// same request may succeed a few seconds later.
@@ -24,8 +24,10 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
         switch error {
         case let error as DatabaseUnavailable:
             self = error
-        case let error as SQLiteError where Self.sqliteLockReasons.contains(error.reason):
-            self.init(retryAfter: 1, reason: "SQLite stayed locked by another process: \(error.message)")
+        case let error as SQLiteFailure where error.isLocked:
+            self.init(retryAfter: 1, reason: "SQLite stayed locked by another process (\(error))")
+        case SQLiteFailure.closed:
+            self.init(retryAfter: 1, reason: "the SQLite database is closed: the server is stopping")
         case let error as PSQLError where Self.isConnectivity(error):
             self.init(reason: Self.explanation(of: error))
         case ConnectionPoolTimeoutError.connectionRequestTimeout:
@@ -40,10 +42,6 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
     }
 
     public var description: String { "The database is unavailable (\(reason))." }
-
-    private static let sqliteLockReasons: [SQLiteError.Reason] = [
-        .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout, .locked, .lockedBySharedCache,
-    ]
 
     /// What a connectivity error means, in the operator's words rather than PostgresNIO's.
     private static func explanation(of error: PSQLError) -> String {

@@ -1,140 +1,149 @@
+import Atomics
+import KinshipSQLite
 import Logging
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
 import SQLKit
-import SQLiteKit
-import SQLiteNIO
 
 /// An SQLite file opened the way GRDB's `DatabasePool` opens one: one writer connection and a few
 /// reader connections, in write-ahead-log mode.
 ///
+/// - Each connection lives on an ``SQLiteThread`` of its own. A read or write takes a turn at a
+///   connection, then runs its whole body on that connection's thread: entering and leaving are the
+///   only thread hops, and the statements in between are plain calls into SQLite.
 /// - Writes take turns at the one writer in Swift concurrency (``AsyncSemaphore``), so a waiting
 ///   writer costs no thread: it never sits in SQLite's busy handler while the writer that holds
 ///   the lock needs a thread to finish.
-/// - The writer and the readers run their SQLite calls on thread pools of their own, apart from
-///   the pool that hashes passwords, so neither bcrypt nor a write delays a read.
-/// - Readers never wait for the writer: in WAL mode a reader sees the last committed state. They
-///   are opened `query_only`, so a write sent down the read path fails loudly instead of racing.
+/// - Readers never wait for the writer: in WAL mode a reader sees the last committed state, and a
+///   read's statements all see the same one (each read is a transaction). Readers are opened
+///   `query_only`, so a write sent down the read path fails loudly instead of racing.
 ///
 /// SQLite's busy timeout is still set, for the one case it serves: another process (an admin
 /// command) holding the write lock for a moment.
 final class SQLiteConnectionPool: Sendable {
-    private let writer: SQLiteConnection
+    /// A connection and the thread it runs on.
+    private struct Connection: Sendable {
+        let handle: SQLiteHandle
+        let thread: SQLiteThread
+
+        /// Opens the file on a new thread named `name`, runs `pragmas`, and keeps the thread.
+        static func open(path: String, name: String, pragmas: [String]) async throws -> Connection {
+            let thread = SQLiteThread(name: name)
+            do {
+                let handle = try await thread.run {
+                    try SQLiteHandle(path: path, busyTimeoutMilliseconds: Int32(busyTimeoutMilliseconds), pragmas: pragmas)
+                }
+                return Connection(handle: handle, thread: thread)
+            } catch {
+                thread.stop()
+                throw error
+            }
+        }
+
+        /// Runs `body` on this connection's thread between `begin` and `COMMIT` (`ROLLBACK` when it throws).
+        func transaction<Result>(
+            beginning begin: String,
+            logger: Logger,
+            _ body: (any SQLDatabase) async throws -> Result
+        ) async throws -> Result {
+            try await thread.run {
+                let turn = SQLiteTurnDatabase.Turn()
+                defer { turn.end() }
+                let sql = SQLiteTurnDatabase(handle: handle, thread: thread, turn: turn, logger: logger)
+                return try await sql.transaction(beginning: begin, body)
+            }
+        }
+
+        /// Closes the connection on its thread, then lets the thread end.
+        func close() async {
+            _ = try? await thread.run { handle.close() }
+            thread.stop()
+        }
+    }
+
+    private let writer: Connection
     private let writerTurn = AsyncSemaphore(turns: 1)
-    private let idleReaders: NIOLockedValueBox<[SQLiteConnection]>
+    private let readers: [Connection]
+    private let idleReaders: NIOLockedValueBox<[Connection]>
     private let readerTurns: AsyncSemaphore
-    private let writerThread: NIOThreadPool
-    private let readerThreads: NIOThreadPool
+    private let isClosed = ManagedAtomic(false)
+    private let logger: Logger
 
     /// Milliseconds a connection waits for another process's lock before it reports the database busy.
     static let busyTimeoutMilliseconds = 5_000
 
-    private init(
-        writer: SQLiteConnection,
-        readers: [SQLiteConnection],
-        writerThread: NIOThreadPool,
-        readerThreads: NIOThreadPool
-    ) {
+    private init(writer: Connection, readers: [Connection], logger: Logger) {
         self.writer = writer
+        self.readers = readers
         self.idleReaders = NIOLockedValueBox(readers)
         self.readerTurns = AsyncSemaphore(turns: readers.count)
-        self.writerThread = writerThread
-        self.readerThreads = readerThreads
+        self.logger = logger
     }
 
     /// Opens the file (created readable by its owner only when it does not exist yet), switches it
     /// to write-ahead logging, and opens the writer and `readerCount` readers.
     static func open(path: String, readerCount: Int, logger: Logger) async throws -> SQLiteConnectionPool {
         try SQLiteFile.createPrivately(at: path)
-        let writerThread = NIOThreadPool(numberOfThreads: 1)
-        let readerThreads = NIOThreadPool(numberOfThreads: readerCount)
-        writerThread.start()
-        readerThreads.start()
-        var opened: [SQLiteConnection] = []
+        var opened: [Connection] = []
         do {
-            let writer = try await connect(
-                path,
-                on: writerThread,
-                logger: logger,
-                pragmas: [
-                    "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
-                    "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)",
-                ]
+            let writer = try await Connection.open(
+                path: path,
+                name: "sqlite-writer",
+                pragmas: ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"]
             )
             opened.append(writer)
-            var readers: [SQLiteConnection] = []
-            for _ in 0..<readerCount {
-                let reader = try await connect(
-                    path,
-                    on: readerThreads,
-                    logger: logger,
-                    pragmas: [
-                        "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = \(busyTimeoutMilliseconds)", "PRAGMA query_only = ON",
-                    ]
+            for number in 1...readerCount {
+                let reader = try await Connection.open(
+                    path: path,
+                    name: "sqlite-reader-\(number)",
+                    pragmas: ["PRAGMA foreign_keys = ON", "PRAGMA query_only = ON"]
                 )
                 opened.append(reader)
-                readers.append(reader)
             }
-            return SQLiteConnectionPool(writer: writer, readers: readers, writerThread: writerThread, readerThreads: readerThreads)
+            return SQLiteConnectionPool(writer: writer, readers: Array(opened.dropFirst()), logger: logger)
         } catch {
-            for connection in opened { try? await connection.close() }
-            try? await writerThread.shutdownGracefully()
-            try? await readerThreads.shutdownGracefully()
+            for connection in opened { await connection.close() }
             throw error
         }
     }
 
-    private static func connect(
-        _ path: String,
-        on threads: NIOThreadPool,
-        logger: Logger,
-        pragmas: [String]
-    ) async throws
-        -> SQLiteConnection
-    {
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path),
-            threadPool: threads,
-            logger: logger,
-            on: MultiThreadedEventLoopGroup.singleton.next()
-        )
-        do {
-            for pragma in pragmas { _ = try await connection.query(pragma) }
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        return connection
-    }
-
-    /// Runs `body` on an idle reader connection, waiting for one in turn when all are busy.
+    /// Runs `body` in a read transaction on an idle reader connection, waiting for one in turn
+    /// when all are busy.
+    ///
+    /// - Throws: ``SQLiteFailure`` when SQLite fails or the pool is closed; any error `body` throws.
     func read<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await readerTurns.withTurn {
+            guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
             let reader = idleReaders.withLockedValue { $0.removeLast() }
             defer { idleReaders.withLockedValue { $0.append(reader) } }
-            return try await body(reader.sql(queryLogLevel: nil))
+            return try await reader.transaction(beginning: "BEGIN", logger: logger, body)
         }
     }
 
     /// Runs `body` in a transaction on the writer, after the writes queued before it: committed
     /// when it returns, rolled back when it throws.
+    ///
+    /// - Throws: ``SQLiteFailure`` when SQLite fails (``SQLiteFailure/isLocked`` when another
+    ///   process kept the file locked) or the pool is closed; any error `body` throws.
     func write<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await writerTurn.withTurn {
+            guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
             // IMMEDIATE takes the write lock at once, so another process's writer cannot slip in half-way.
-            try await writer.sql(queryLogLevel: nil).transaction(beginning: "BEGIN IMMEDIATE", body)
+            return try await writer.transaction(beginning: "BEGIN IMMEDIATE", logger: logger, body)
         }
     }
 
     /// How many writes waited for the writer, and reads for a reader, since the file was opened.
     var waits: (writer: Int, reader: Int) { (writerTurn.waits, readerTurns.waits) }
 
-    /// Closes every connection and stops their threads.
+    /// Waits for the reads and the write under way, closes every connection and ends their
+    /// threads; reads and writes asked for afterwards throw ``SQLiteFailure/closed``.
     func close() async {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         try? await writerTurn.wait()
-        try? await writer.close()
-        for reader in idleReaders.withLockedValue({ $0 }) { try? await reader.close() }
-        try? await writerThread.shutdownGracefully()
-        try? await readerThreads.shutdownGracefully()
+        for _ in readers { try? await readerTurns.wait() }
+        await writer.close()
+        for reader in readers { await reader.close() }
+        writerTurn.signal()
+        for _ in readers { readerTurns.signal() }
     }
 }

@@ -1,0 +1,51 @@
+import KinshipSQLite
+import NIOCore
+import SQLKit
+import SQLiteKit
+
+/// One row of a result as SQLKit reads it: the values SQLite returned, decoded on demand with
+/// SQLiteKit's decoder, so a row reads the same as it did through SQLiteNIO.
+struct SQLiteResultRow: SQLRow {
+    let columns: SQLiteColumns
+    let values: [SQLiteValue]
+
+    var allColumns: [String] { columns.names }
+
+    func contains(column: String) -> Bool { columns.position(of: column) != nil }
+
+    func decodeNil(column: String) throws -> Bool {
+        guard let position = columns.position(of: column) else { return true }
+        return values[position] == .null
+    }
+
+    func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
+        guard let position = columns.position(of: column) else { throw SQLiteFailure.missingColumn(column) }
+        return try SQLiteDataDecoder().decode(D.self, from: SQLiteData(values[position]))
+    }
+}
+
+extension SQLiteData {
+    /// SQLiteKit's form of a value SQLite returned.
+    init(_ value: SQLiteValue) {
+        switch value {
+        case .integer(let integer): self = .integer(Int(integer))
+        case .real(let real): self = .float(real)
+        case .text(let text): self = .text(text)
+        case .blob(let bytes): self = .blob(ByteBuffer(bytes: bytes))
+        case .null: self = .null
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// The value SQLite stores for SQLiteKit's encoding of a bound value.
+    init(_ data: SQLiteData) {
+        switch data {
+        case .integer(let integer): self = .integer(Int64(integer))
+        case .float(let real): self = .real(real)
+        case .text(let text): self = .text(text)
+        case .blob(let buffer): self = .blob(Array(buffer.readableBytesView))
+        case .null: self = .null
+        }
+    }
+}

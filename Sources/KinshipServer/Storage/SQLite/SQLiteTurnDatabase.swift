@@ -1,0 +1,64 @@
+import Atomics
+import KinshipSQLite
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+
+/// A connection as SQLKit sees it during one read or write the pool lent it to: queries in
+/// SQLiteKit's dialect, values encoded and decoded by SQLiteKit's coders, each statement run at
+/// once on the connection's thread (where the read or write runs).
+///
+/// Queries are never logged: their binds hold password and token hashes.
+struct SQLiteTurnDatabase: SQLDatabase {
+    /// Whether the read or write this connection was lent to is still running.
+    final class Turn: Sendable {
+        private let open = ManagedAtomic(true)
+
+        /// Ends the turn: later statements through it throw ``SQLiteFailure/usedAfterItsTurn``.
+        func end() { open.store(false, ordering: .releasing) }
+
+        var isOpen: Bool { open.load(ordering: .acquiring) }
+    }
+
+    let handle: SQLiteHandle
+    let thread: SQLiteThread
+    let turn: Turn
+    let logger: Logger
+
+    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+    var dialect: any SQLDialect { SQLiteDialect() }
+    var version: (any SQLDatabaseReportedVersion)? { SQLiteLibraryVersion() }
+    var queryLogLevel: Logger.Level? { nil }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        guard turn.isOpen else { throw SQLiteFailure.usedAfterItsTurn }
+        let (sql, binds) = serialize(query)
+        let encoder = SQLiteDataEncoder()
+        try handle.execute(sql, try binds.map { SQLiteValue(try encoder.encode($0)) }) { columns, values in
+            onRow(SQLiteResultRow(columns: columns, values: values))
+        }
+    }
+
+    /// SQLKit's older, future-based entry: the same statement, run on the connection's thread.
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { [self] in try await thread.run { try await execute(sql: query, onRow) } }
+        return promise.futureResult
+    }
+}
+
+/// The SQLite library's version, as SQLKit asks for it.
+struct SQLiteLibraryVersion: SQLDatabaseReportedVersion {
+    var intValue: Int { SQLiteHandle.libraryVersion.number }
+    var stringValue: String { SQLiteHandle.libraryVersion.text }
+
+    func isEqual(to otherVersion: any SQLDatabaseReportedVersion) -> Bool {
+        (otherVersion as? Self)?.intValue == intValue
+    }
+
+    func isOlder(than otherVersion: any SQLDatabaseReportedVersion) -> Bool {
+        intValue < (otherVersion as? Self)?.intValue ?? 0
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import KinshipSQLite
+import Logging
+import SQLKit
+import Testing
+
+@testable import KinshipServer
+
+/// The SQLite storage under the stores: turns at the writer and the readers, reads that see one
+/// state, and what happens to a connection kept too long or a database closed under way.
+@Suite("SQLite connections in turns", .timeLimit(.minutes(3)))
+struct SQLiteConnectionPoolTests {
+    @Test("a connection kept past its read or write refuses to run anything")
+    func connectionKeptTooLong() async throws {
+        try await withScratchDatabase { database in
+            let kept = try await database.write { sql -> any SQLDatabase in
+                try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
+                return sql
+            }
+            await #expect(throws: SQLiteFailure.usedAfterItsTurn) { try await kept.raw("INSERT INTO t (id) VALUES (1)").run() }
+            let count = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM t").first(decodingColumn: "n", as: Int.self) }
+            #expect(count == 0)
+        }
+    }
+
+    @Test("a read sees one state from its first statement to its last while writes commit beside it")
+    func readsSeeOneState() async throws {
+        try await withScratchDatabase { database in
+            try await database.write { sql in
+                try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run()
+                try await sql.raw("INSERT INTO t (id) VALUES (1)").run()
+            }
+            let counts = try await database.read { sql in
+                let before = try await sql.raw("SELECT COUNT(*) AS n FROM t").first(decodingColumn: "n", as: Int.self)
+                try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (2)").run() }
+                let after = try await sql.raw("SELECT COUNT(*) AS n FROM t").first(decodingColumn: "n", as: Int.self)
+                return [before, after]
+            }
+            #expect(counts == [1, 1])
+            #expect(try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM t").first(decodingColumn: "n", as: Int.self) } == 2)
+        }
+    }
+
+    @Test("a write that throws half-way leaves nothing; the writer goes on with the next one")
+    func rollback() async throws {
+        try await withScratchDatabase { database in
+            try await database.write { sql in try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await database.write { sql in
+                    try await sql.raw("INSERT INTO t (id) VALUES (1)").run()
+                    throw Refused()
+                }
+            }
+            await #expect(throws: SQLiteFailure.self) {
+                try await database.write { sql in try await sql.raw("INSERT INTO nowhere (id) VALUES (1)").run() }
+            }
+            try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (2)").run() }
+            let ids = try await database.read { sql in try await sql.raw("SELECT id FROM t").all(decodingColumn: "id", as: Int.self) }
+            #expect(ids == [2])
+        }
+    }
+
+    @Test("64 writers and 64 readers at once: every write lands once, every read answers")
+    func manyAtOnce() async throws {
+        try await withScratchDatabase { database in
+            try await database.write { sql in try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT NOT NULL)").run() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        try await database.write { sql in
+                            try await sql.raw("INSERT INTO t (id, who) VALUES (\(bind: index), \(bind: "writer \(index)"))").run()
+                        }
+                    }
+                    group.addTask {
+                        _ = try await database.read { sql in try await sql.raw("SELECT COUNT(*) AS n FROM t").first() }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let whos = try await database.read { sql in try await sql.raw("SELECT who FROM t ORDER BY id").all(decodingColumn: "who", as: String.self)
+            }
+            #expect(whos == (0..<64).map { "writer \($0)" })
+        }
+    }
+
+    @Test("closing waits for the write under way; reads and writes afterwards are unavailable, not hung")
+    func closing() async throws {
+        try await withScratchDatabase(closing: false) { database in
+            try await database.write { sql in try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
+            async let slowWrite: Void = database.write { sql in
+                try await sql.raw("INSERT INTO t (id) VALUES (1)").run()
+                try await Task.sleep(for: .milliseconds(200))
+                try await sql.raw("INSERT INTO t (id) VALUES (2)").run()
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            await database.close()
+            try await slowWrite
+            await #expect(throws: DatabaseUnavailable.self) { try await database.read { sql in try await sql.raw("SELECT 1").run() } }
+            await #expect(throws: DatabaseUnavailable.self) { try await database.write { sql in try await sql.raw("SELECT 1").run() } }
+        }
+    }
+
+    /// An SQLite database in a scratch file for `body`, closed (unless the test closes it) and removed afterwards.
+    private func withScratchDatabase(closing: Bool = true, _ body: (Database) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let database = try await Database.open(.sqlite(path: path), logger: Logger(label: "test"))
+        do {
+            try await body(database)
+        } catch {
+            await database.close()
+            throw error
+        }
+        if closing { await database.close() }
+    }
+}
