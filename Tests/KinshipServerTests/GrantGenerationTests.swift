@@ -22,7 +22,7 @@ struct GrantGenerationTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("grants-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path + "-grants") }
         let generation = try #require(GrantGeneration(databasePath: path))
-        let cache = GrantCache(generation: generation)
+        let cache = GenerationCache<TokenInspector.Grant>(generation: generation)
         let grant = TokenInspector.Grant(
             token: AccessTokenRecord(
                 tokenHash: "h",
@@ -38,13 +38,13 @@ struct GrantGenerationTests {
             authorization: Authorization(id: "a", userID: "u", appID: "p", createdAt: 0, revokedAt: nil, permissions: [:]),
             user: UserRecord(id: "u", name: "U", email: "u@example.com", passwordHash: "", passwordChangedAt: 0, createdAt: 0, findableByEmail: 0)
         )
-        cache.store(grant, forTokenHash: "h", readAt: generation.current)
-        #expect(cache.grant(forTokenHash: "h") != nil)
+        cache.store(grant, for: "h", readAt: generation.current)
+        #expect(cache.value(for: "h") != nil)
         await generation.changing {}
-        #expect(cache.grant(forTokenHash: "h") == nil)
+        #expect(cache.value(for: "h") == nil)
         let before = generation.current
         await generation.changing {}
-        cache.store(grant, forTokenHash: "h", readAt: before)
-        #expect(cache.grant(forTokenHash: "h") == nil, "a check read before a change is never used after it")
+        cache.store(grant, for: "h", readAt: before)
+        #expect(cache.value(for: "h") == nil, "a check read before a change is never used after it")
     }
 }

@@ -7,12 +7,10 @@ import SQLKit
 /// and so could not sign with: it is made when callbacks are first set up (or on request), shown
 /// once, and kept sealed with a key from the ``ServerSecret`` so the platform can sign with it.
 public struct AppCallbackSettings: Sendable {
-    let database: Database
     let apps: AppStore
     let seal: SecretSeal
 
     public init(platform: Platform, secret: ServerSecret) {
-        self.database = platform.database
         self.apps = platform.apps
         self.seal = SecretSeal(secret: secret, purpose: "app signing secrets")
     }
@@ -52,7 +50,7 @@ public struct AppCallbackSettings: Sendable {
             let secret = Secrets.generate(prefix: "kss_", byteCount: 32)
             newSecret = (secret, try seal.seal(Data(secret.utf8), for: app.id))
         }
-        let shown = try await database.write { [newSecret] sql -> String? in
+        let shown = try await apps.changing { [newSecret] sql -> String? in
             for (column, url) in [("deauthorize_callback_url", change.deauthorizeURL), ("data_deletion_callback_url", change.dataDeletionURL)] {
                 guard let url else { continue }
                 try await sql.raw("UPDATE apps SET \(unsafeRaw: column) = \(bind: url.isEmpty ? nil : url) WHERE id = \(bind: appID)").run()
@@ -81,7 +79,7 @@ public struct AppCallbackSettings: Sendable {
     func registerBuiltIn(appID: String, deauthorizeURL: String, signingSecret: String) async throws {
         try CallbackURLPolicy.validate(deauthorizeURL)
         let sealed = try seal.seal(Data(signingSecret.utf8), for: appID)
-        try await database.write { sql in
+        try await apps.changing { sql in
             try await sql.raw(
                 """
                 UPDATE apps SET deauthorize_callback_url = \(bind: deauthorizeURL), sealed_signing_secret = \(bind: sealed)

@@ -4,7 +4,7 @@ import SQLKit
 /// Decides whether an access token may be used, and if not, which Graph error says why.
 ///
 /// One query reads the token, its login, its person and the login's permissions together. The
-/// answer is kept in a ``GrantCache`` that any grant change, in any process, empties at once
+/// answer is kept in a ``GenerationCache`` that any grant change, in any process, empties at once
 /// (through a shared file on SQLite, `LISTEN/NOTIFY` on PostgreSQL; see ``GrantGeneration``).
 struct TokenInspector: Sendable {
     /// A usable token, the login it speaks for, and the person.
@@ -36,11 +36,11 @@ struct TokenInspector: Sendable {
     }
 
     let platform: Platform
-    private let cache: GrantCache?
+    private let cache: GenerationCache<Grant>?
 
     init(platform: Platform) {
         self.platform = platform
-        self.cache = platform.grantGeneration.map(GrantCache.init)
+        self.cache = platform.grantGeneration.map(GenerationCache.init)
     }
 
     func inspect(_ token: String) async throws -> Result<Grant, Refusal> {
@@ -48,7 +48,7 @@ struct TokenInspector: Sendable {
             return .failure(Refusal(subcode: GraphErrorCode.subcodeInvalidToken, message: "Invalid OAuth access token.", token: nil))
         }
         let hash = Secrets.hash(token)
-        if let cached = cache?.grant(forTokenHash: hash) {
+        if let cached = cache?.value(for: hash) {
             guard cached.token.expiresAt > platform.clock.now else { return .failure(Self.expired(cached.token)) }
             return .success(cached)
         }
@@ -126,7 +126,7 @@ struct TokenInspector: Sendable {
             permissions: permissions
         )
         let grant = Grant(token: record, authorization: authorization, user: user)
-        if let generation { cache?.store(grant, forTokenHash: hash, readAt: generation) }
+        if let generation { cache?.store(grant, for: hash, readAt: generation) }
         return .success(grant)
     }
 

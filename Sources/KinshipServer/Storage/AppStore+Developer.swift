@@ -40,7 +40,7 @@ extension AppStore {
     public func update(appID: String, _ settings: Settings) async throws {
         let name = try Self.checkedName(settings.name)
         let uris = try Self.checkedRedirectURIs(settings.redirectURIs)
-        try await database.write { sql in
+        try await changing { sql in
             guard
                 try await sql.raw(
                     """
@@ -64,7 +64,7 @@ extension AppStore {
         precondition(graceSeconds >= 0, "a grace period is not negative")
         let secret = Secrets.generate(byteCount: 24)
         let now = clock.now
-        try await database.write { sql in
+        try await changing { sql in
             guard
                 try await sql.raw(
                     """
@@ -83,10 +83,8 @@ extension AppStore {
     /// callbacks go with it in one transaction, so every token stops at once.
     /// - Returns: whether there was such an app.
     public func delete(appID: String) async throws -> Bool {
-        try await generation.changing {
-            try await database.write { sql in
-                try await sql.raw("DELETE FROM apps WHERE id = \(bind: appID) RETURNING id").first() != nil
-            }
+        try await changing { sql in
+            try await sql.raw("DELETE FROM apps WHERE id = \(bind: appID) RETURNING id").first() != nil
         }
     }
 

@@ -2,11 +2,23 @@ import Foundation
 import SQLKit
 
 /// Registered apps: create (which hands out the only clear copy of the secret), find, list.
+///
+/// Apps are read on every dialog and token request and change rarely, so ``find(id:)`` keeps them
+/// in memory while the ``GrantGeneration`` stands still; every write that changes an app moves it.
 public struct AppStore: Sendable {
     let database: Database
     let clock: any WallClock
-    /// Bumped when an app is deleted: cached token checks hold its logins.
+    /// Moved by every change to an app (and by deletion: cached token checks hold its logins).
     let generation: GrantGeneration?
+    /// Apps read by id, kept while `generation` stands still.
+    private let cache: GenerationCache<AppRecord>?
+
+    init(database: Database, clock: any WallClock, generation: GrantGeneration?) {
+        self.database = database
+        self.clock = clock
+        self.generation = generation
+        self.cache = generation.map(GenerationCache.init)
+    }
 
     /// Registers an app and returns it with its client secret, which is not stored in clear and
     /// cannot be shown again.
@@ -74,7 +86,7 @@ public struct AppStore: Sendable {
     func registerBuiltIn(id: String, name: String, redirectURIs: [String], isConfidential: Bool, secret: String) async throws {
         for uri in redirectURIs { try RedirectURIPolicy.validateForRegistration(uri) }
         let now = clock.now
-        try await database.write { sql in
+        try await changing { sql in
             try await sql.serialize(on: ["app " + id])
             try await sql.raw(
                 """
@@ -93,13 +105,23 @@ public struct AppStore: Sendable {
 
     /// The app with this client id.
     public func find(id: String) async throws -> AppRecord? {
-        try await database.read { sql in
+        if let app = cache?.value(for: id) { return app }
+        let readAt = cache?.generation.current
+        let app = try await database.read { sql -> AppRecord? in
             guard let row = try await sql.raw("SELECT * FROM apps WHERE id = \(bind: id)").first(decoding: AppRow.self, with: .snakeCase)
             else { return nil }
             let uris = try await sql.raw("SELECT uri FROM app_redirect_uris WHERE app_id = \(bind: id) ORDER BY uri")
                 .all(decodingColumn: "uri", as: String.self)
             return AppRecord(row, redirectURIs: uris)
         }
+        if let app, let readAt { cache?.store(app, for: id, readAt: readAt) }
+        return app
+    }
+
+    /// Runs `body` in a write transaction that changes an app: the generation moves around it, so
+    /// no process goes on using the app as it was.
+    func changing<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await generation.changing { try await database.write(body) }
     }
 
     /// Every app, oldest first.
