@@ -31,15 +31,18 @@ public struct Platform: Sendable {
     /// - Parameters:
     ///   - bcryptCost: bcrypt's work factor for passwords set from now on (12 in production).
     ///   - clock: where the platform reads the time; the system clock unless a test moves its own.
+    ///   - recordingStatements: keep every distinct SQL statement run, for
+    ///     ``Database/recordedQueryPlans()``.
     public static func open(
         _ location: DatabaseLocation,
         bcryptCost: UInt8 = 12,
         clock: any WallClock = SystemClock(),
+        recordingStatements: Bool = false,
         logger: Logger
     ) async throws -> Platform {
         let database: Database
         do {
-            database = try await Database.open(location, logger: logger)
+            database = try await Database.open(location, logger: logger, recordingStatements: recordingStatements)
         } catch {
             throw PlatformError.cannotOpen(location.description, underlying: String(describing: error))
         }

@@ -19,6 +19,7 @@ struct Kinship: AsyncParsableCommand {
             ServeCommand.self, SecretCommand.self, LoginCommand.self, MeCommand.self, FriendsCommand.self, PermissionsCommand.self,
             LogoutCommand.self,
             RosterCommand.self, ChatCommand.self, UsersCommand.self, AppsCommand.self, KeysCommand.self, CallbacksCommand.self, BackupCommand.self,
+            PopulateCommand.self,
         ]
     )
 }

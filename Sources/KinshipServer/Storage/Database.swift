@@ -21,24 +21,39 @@ public final class Database: Sendable {
     public let engine: Engine
     public let location: DatabaseLocation
     private let backend: Backend
+    /// The statements run so far, when the database was opened to record them.
+    let statementLog: StatementLog?
 
-    private init(location: DatabaseLocation, engine: Engine, backend: Backend) {
+    private init(location: DatabaseLocation, engine: Engine, backend: Backend, statementLog: StatementLog?) {
         self.location = location
         self.engine = engine
         self.backend = backend
+        self.statementLog = statementLog
     }
 
     /// Opens the database: for SQLite the file (created when missing) and its connections, for
     /// PostgreSQL a pool that connects on first use.
-    public static func open(_ location: DatabaseLocation, logger: Logger) async throws -> Database {
+    ///
+    /// - Parameter recordingStatements: keep every distinct statement run, for
+    ///   ``recordedQueryPlans()``.
+    public static func open(_ location: DatabaseLocation, logger: Logger, recordingStatements: Bool = false) async throws -> Database {
+        let log = recordingStatements ? StatementLog() : nil
         switch location {
         case .sqlite(let path):
             let pool = try await SQLiteConnectionPool.open(path: path, readerCount: 4, logger: logger)
-            return Database(location: location, engine: .sqlite, backend: .sqlite(pool))
+            return Database(location: location, engine: .sqlite, backend: .sqlite(pool), statementLog: log)
         case .postgres(let configuration):
             let pool = PostgresConnectionPool(configuration: configuration, connectionsPerEventLoop: 4, logger: logger)
-            return Database(location: location, engine: .postgres, backend: .postgres(pool))
+            return Database(location: location, engine: .postgres, backend: .postgres(pool), statementLog: log)
         }
+    }
+
+    /// `body`, given a connection that records its statements when the database keeps them.
+    private func recording<Result>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) -> @Sendable (any SQLDatabase) async throws -> Result {
+        guard let statementLog else { return body }
+        return { sql in try await body(RecordingSQLDatabase(base: sql, log: statementLog)) }
     }
 
     /// Runs `body`, which only reads. Queries are never logged: their binds hold password and
@@ -48,6 +63,7 @@ public final class Database: Sendable {
     ///   error `body` throws.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
+            let body = recording(body)
             switch backend {
             case .sqlite(let pool): return try await pool.read(body)
             case .postgres(let pool): return try await pool.withConnection(body)
@@ -63,6 +79,7 @@ public final class Database: Sendable {
     ///   error `body` throws.
     public func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
+            let body = recording(body)
             switch backend {
             case .sqlite(let pool): return try await pool.write(body)
             case .postgres(let pool): return try await pool.transaction(body)

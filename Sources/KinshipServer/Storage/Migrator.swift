@@ -39,6 +39,7 @@ struct Migrator {
                 for statement in migration.statements(for: engine) {
                     try await sql.raw(SQLQueryString(statement)).run()
                 }
+                try await migration.afterwards?(sql)
                 try await sql.raw(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now))"
                 ).run()

@@ -96,7 +96,10 @@ extension UserStore {
                     WHERE id = \(bind: userID)
                     """
                 ).run()
-                if renamed { try await ChatRosterChanges.record(try await ChatRosterChanges.contacts(of: userID, sql), now: now, sql) }
+                if renamed {
+                    try await PersonSearchTerms.store(for: userID, name: changes.name, in: sql)
+                    try await ChatRosterChanges.record(try await ChatRosterChanges.contacts(of: userID, sql), now: now, sql)
+                }
             }
         }
         guard let user = try await find(id: userID) else { throw AccountError.unknownUser(userID) }
@@ -111,21 +114,47 @@ extension UserStore {
         }
     }
 
-    /// People whose name contains `text` (any case), or whose username is `text`, or whose email is
-    /// `text` when they allow being found by it; by name, at most `limit`.
+    /// How many people a search looks at, at most, whatever the size of the platform.
+    static let searchCandidates = 200
+
+    /// People with a word of their name beginning with each word of `text` (any case, any accents:
+    /// see ``PersonSearchTerms``), or whose username is `text`, or whose email is `text` when they
+    /// allow being found by it; by name, at most `limit`.
+    ///
+    /// The longest word typed is an index range on the terms, read in term order up to
+    /// ``searchCandidates`` people; the other words filter those. So a search costs the same on a
+    /// platform of a thousand people as of a million, and a very common word finds the first
+    /// people in term order until more is typed.
     func search(name text: String, limit: Int) async throws -> [UserRecord] {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !text.isEmpty else { return [] }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !typed.isEmpty else { return [] }
+        let login = typed.lowercased()
+        let words = PersonSearchTerms.words(ofQuery: typed)
         return try await database.read { sql in
-            try await sql.raw(
+            var found = try await sql.raw(
                 """
-                SELECT * FROM users WHERE lower(name) LIKE \(bind: "%" + escaped + "%") ESCAPE '\\'
-                    OR (email = \(bind: text) AND findable_by_email = 1) OR username = \(bind: text)
-                ORDER BY name, id LIMIT \(bind: limit)
+                SELECT * FROM users WHERE email = \(bind: login) AND findable_by_email = 1
+                UNION SELECT * FROM users WHERE username = \(bind: login)
                 """
             ).all(decoding: UserRecord.self)
+            if let longest = words.max(by: { $0.count < $1.count }) {
+                let ids = try await sql.raw(
+                    """
+                    SELECT user_id FROM person_search_terms
+                    WHERE term >= \(bind: longest) AND term < \(bind: PersonSearchTerms.upperBound(of: longest))
+                    ORDER BY term, user_id LIMIT \(bind: Self.searchCandidates)
+                    """
+                ).all(decodingColumn: "user_id", as: String.self)
+                let candidates = Array(Set(ids).subtracting(found.map(\.id)))
+                if !candidates.isEmpty {
+                    found += try await sql.raw("SELECT * FROM users WHERE id IN (\(binds: candidates))").all(decoding: UserRecord.self)
+                        .filter { person in
+                            let terms = PersonSearchTerms.terms(ofName: person.name)
+                            return words.allSatisfy { word in terms.contains { $0.hasPrefix(word) } }
+                        }
+                }
+            }
+            return Array(found.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.prefix(limit))
         }
     }
 }

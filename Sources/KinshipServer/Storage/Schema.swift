@@ -1,3 +1,5 @@
+import SQLKit
+
 /// Kinship's schema, oldest step first. Append new steps; never edit an applied one.
 ///
 /// Conventions: ids are text, times are Unix seconds in BIGINT columns, secrets are stored only as
@@ -359,6 +361,33 @@ enum Schema {
                 """,
                 "CREATE INDEX chat_roster_changes_by_time ON chat_roster_changes (changed_at)",
             ]
+        },
+        Migration(
+            version: 14,
+            name: "finding people by the words of their names",
+            afterwards: { sql in
+                let people = try await sql.raw("SELECT id, name FROM users").all().map {
+                    (id: try $0.decode(column: "id", as: String.self), name: try $0.decode(column: "name", as: String.self))
+                }
+                try await PersonSearchTerms.insert(people, in: sql)
+            }
+        ) { engine in
+            [
+                // One row per word a person is found by (see PersonSearchTerms); terms compare by
+                // their bytes, so a prefix is an index range on both engines.
+                """
+                CREATE TABLE person_search_terms (
+                    term TEXT \(engine == .postgres ? "COLLATE \"C\" " : "")NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    PRIMARY KEY (term, user_id)
+                )
+                """,
+                "CREATE INDEX person_search_terms_by_user ON person_search_terms (user_id)",
+            ]
+        },
+        Migration(version: 15, name: "login attempts cleared by time through an index") { _ in
+            // Attempts older than the login window are deleted by their start alone.
+            ["CREATE INDEX login_attempts_by_start ON login_attempts (started_at)"]
         },
     ]
 }

@@ -52,6 +52,7 @@ public struct UserStore: Sendable {
                     \(bind: record.location), \(bind: record.passwordChangedAt), \(bind: record.createdAt))
                 """
             ).run()
+            try await PersonSearchTerms.insert([(record.id, record.name)], in: sql)
         }
         return record
     }
@@ -71,8 +72,10 @@ public struct UserStore: Sendable {
         let login = login.trimmingCharacters(in: .whitespaces).lowercased()
         guard !login.isEmpty else { return nil }
         return try await database.read { sql in
-            try await sql.raw("SELECT * FROM users WHERE email = \(bind: login) OR username = \(bind: login)")
-                .first(decoding: UserRecord.self)
+            // Two lookups, one per unique index: SQLite may read the whole table for an OR of them.
+            try await sql.raw(
+                "SELECT * FROM users WHERE email = \(bind: login) UNION ALL SELECT * FROM users WHERE username = \(bind: login)"
+            ).first(decoding: UserRecord.self)
         }
     }
 

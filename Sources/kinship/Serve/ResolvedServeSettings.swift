@@ -15,6 +15,8 @@ struct ResolvedServeSettings {
     /// The chat server `--chat` runs; `nil` without `--chat`.
     var supervisedChat: ChatServerSupervisor.Settings?
     var logLevel: Logger.Level
+    /// Where to write the query plans of the statements served, on stopping.
+    var explainQueries: String?
 
     init(_ settings: ServeSettings) throws {
         let defaults = ServerConfiguration()
@@ -103,6 +105,7 @@ struct ResolvedServeSettings {
         }
         self.configuration = configuration
         secretFile = settings.string("secret_file")
+        explainQueries = settings.string("explain_queries")
         demo = settings.bool("demo", default: false)
         servesSampleApp = settings.bool("sample_app", default: true)
         let level = settings.string("log_level", default: "info")

@@ -15,7 +15,7 @@ extension ServeCommand {
         "idle_timeout", "max_connections", "trusted_proxy", "metrics_port", "metrics_host", "callback_poll_interval",
         "callback_timeout", "callback_batch_size",
         "smtp_host", "smtp_port", "smtp_security", "smtp_username", "smtp_password", "smtp_password_file", "mail_from", "smtp_ca_file",
-        "chat", "chat_domain", "chat_port", "chat_host", "chat_folder",
+        "chat", "chat_domain", "chat_port", "chat_host", "chat_folder", "explain_queries",
     ]
 
     /// The settings given on the command line, by key.
@@ -81,6 +81,7 @@ extension ServeCommand {
         set("chat_port", chat.chatPort)
         set("chat_host", chat.chatHost)
         set("chat_folder", chat.chatFolder)
+        set("explain_queries", explainQueries)
         return values
     }
 }

@@ -54,6 +54,16 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Connections and metrics") var connections: ConnectionOptions
     @OptionGroup(title: "Mail") var mail: MailOptions
     @OptionGroup(title: "Kinship Chat") var chat: ChatOptions
+    @Option(
+        name: .customLong("explain-queries"),
+        help: ArgumentHelp(
+            "On stopping, write the query plan of every distinct SQL statement served to this file.",
+            discussion: "For checking that what the platform does uses indexes (Benchmarks/scale.py reads it). Statements "
+                + "are kept in memory from the start of serving to the stop; the file holds SQL and plans, never values.",
+            valueName: "path"
+        )
+    )
+    var explainQueries: String?
 
     func run() async throws {
         guard #available(macOS 15, iOS 18, *) else {
@@ -78,7 +88,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.secret = try ServerSecretOptions.load(explicitPath: resolved.secretFile, database: configuration.database, logger: logger)
         configuration.maxConnections = OpenFileLimit.raise(toServe: configuration.maxConnections, logger: logger)
         logger.info("Opening the database", metadata: ["database": "\(configuration.database)"])
-        let platform = try await Platform.open(configuration.database, bcryptCost: configuration.bcryptCost, logger: logger)
+        let platform = try await Platform.open(
+            configuration.database,
+            bcryptCost: configuration.bcryptCost,
+            recordingStatements: resolved.explainQueries != nil,
+            logger: logger
+        )
         let builtInApps = resolved.servesSampleApp ? [BuiltInApp.sample] : []
         do {
             var chatServer: ChatServerSupervisor?
@@ -95,7 +110,9 @@ struct ServeCommand: AsyncParsableCommand {
                 chatServer: chatServer,
                 logger: logger
             )
+            platform.database.forgetRecordedStatements()
             try await application.runService()
+            if let path = resolved.explainQueries { try await QueryPlanReport.write(platform.database, to: path, logger: logger) }
         } catch {
             await platform.close()
             throw error

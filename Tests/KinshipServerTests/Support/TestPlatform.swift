@@ -11,12 +11,19 @@ import NIOCore
 func withPlatform<Result: Sendable>(
     _ engine: TestEngine,
     clock: ManualClock = ManualClock(),
+    recordingStatements: Bool = false,
     _ body: @Sendable (Platform) async throws -> Result
 ) async throws -> Result {
     let scratch = try await engine.makeScratchDatabase()
     let platform: Platform
     do {
-        platform = try await Platform.open(scratch.location, bcryptCost: 4, clock: clock, logger: Logger(label: "test"))
+        platform = try await Platform.open(
+            scratch.location,
+            bcryptCost: 4,
+            clock: clock,
+            recordingStatements: recordingStatements,
+            logger: Logger(label: "test")
+        )
     } catch {
         await scratch.remove()
         throw error
@@ -51,11 +58,12 @@ struct LiveServer: Sendable {
 func withLiveServer(
     _ engine: TestEngine,
     builtInApps: [BuiltInApp] = [],
+    recordingStatements: Bool = false,
     configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (LiveServer) async throws -> Void
 ) async throws {
     let clock = ManualClock()
-    try await withPlatform(engine, clock: clock) { platform in
+    try await withPlatform(engine, clock: clock, recordingStatements: recordingStatements) { platform in
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bcryptCost: 4)
         // The test client keeps one connection and does not reconnect; a test that prepares data
         // for longer than the idle timeout would find it closed.

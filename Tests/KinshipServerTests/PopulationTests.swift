@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import KinshipServer
+
+/// `kinship populate`'s generated platform: what it holds, that a seed makes it again, and that it
+/// never mixes with real people.
+@Suite("Generated platforms", .timeLimit(.minutes(3)))
+struct PopulationTests {
+    @Test("people, a skewed friend graph, apps, logins and requests; the same seed makes the same platform", arguments: TestEngine.enabled)
+    func generated(engine: TestEngine) async throws {
+        var generated = Population(people: 1_000)
+        generated.averageFriends = 20
+        generated.mostFriends = 200
+        generated.password = testPassword
+        let population = generated
+        let first = try await withPlatform(engine) { platform in
+            let report = try await platform.populate(population)
+            let typical = try #require(report.probes.first { $0.role == "typical" })
+            let person = try #require(try await platform.users.find(login: typical.email))
+            #expect(try await platform.users.verifyPassword(testPassword, of: person), "generated people log in with the password")
+            #expect(try await platform.friends.friendIDs(of: typical.id).count == typical.friends)
+            #expect(try await platform.apps.find(id: "200000000000000")?.name == "App 1")
+            return report
+        }
+        let again = try await withPlatform(engine) { platform in try await platform.populate(population) }
+        #expect(first.people == 1_000 && first.apps == 20)
+        #expect(first.friendships > 5_000 && first.friendships < 12_000, "about 20 friends each: \(first.friendships)")
+        #expect(first.probes.first { $0.role == "busiest" }?.friends ?? 0 > 60, "a few people have many more friends than most")
+        #expect(first.logins > 1_000)
+        #expect((first.friendships, first.logins, first.friendRequests) == (again.friendships, again.logins, again.friendRequests))
+        #expect(first.probes.map(\.id) == again.probes.map(\.id))
+    }
+
+    @Test("a database with people in it is refused, and left as it was", arguments: TestEngine.enabled)
+    func refusesPeople(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            _ = try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: testPassword))
+            await #expect(throws: PopulationError.self) { try await platform.populate(Population(people: 10)) }
+            #expect(try await platform.users.list().count == 1)
+        }
+    }
+}
