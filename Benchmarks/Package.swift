@@ -28,13 +28,27 @@ let package = Package(
             name: "RosterBenchmark",
             dependencies: [.product(name: "KinshipXMPP", package: "kinship")]
         ),
+        .target(
+            name: "BenchmarkBrowser",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "WriteStorm",
             dependencies: [
+                "BenchmarkBrowser",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "LoginThroughput",
+            dependencies: [
+                "BenchmarkBrowser",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(

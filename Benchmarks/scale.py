@@ -95,8 +95,8 @@ def csrf(browser):
 
 
 def friends_pages(base, token):
-    """Every page of the person's friends through App 1 (25 a page): the paths of each page."""
-    paths, path = [], "/me/friends?limit=25"
+    """Every page of the person's friends through App 1 (10 a page, so a typical person has several): the paths of each page."""
+    paths, path = [], "/me/friends?limit=10"
     while path:
         paths.append(path)
         answer = graph(base, path, token)
@@ -211,11 +211,13 @@ def main():
     arguments.add_argument("--requests", type=int, default=200, help="timed requests of each path at each size")
     arguments.add_argument("--postgres", help="also on this PostgreSQL server (a scratch database is made there)")
     arguments.add_argument("--kinship", help="a built kinship executable (default: build it in release mode)")
+    arguments.add_argument("--engines", default="sqlite,postgres",
+                           help="which engines to measure (postgres needs --postgres)")
     arguments.add_argument("--keep", action="store_true", help="keep the generated databases (SQLite files) for a look")
     options = arguments.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]
     kinship = os.path.abspath(options.kinship) if options.kinship else release_binary("kinship")
-    engines = ["sqlite"] + (["postgres"] if options.postgres else [])
+    engines = [engine for engine in options.engines.split(",") if engine == "sqlite" or (engine == "postgres" and options.postgres)]
     missed = []
     for engine in engines:
         results = {}

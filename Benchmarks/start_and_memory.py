@@ -43,11 +43,11 @@ def resident_mib(pid, kind="VmRSS"):
     return kilobytes / 1024
 
 
-def first_answer(command, port, cwd):
-    """Starts `command`, returns (process, seconds from its start to the first 200 from /healthz)."""
+def first_answer(command, port, cwd, path="/healthz"):
+    """Starts `command`, returns (process, seconds from its start to the first 200 from `path`)."""
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/healthz"
+    url = f"http://127.0.0.1:{port}{path}"
     while time.perf_counter() - started < 30:
         try:
             with urllib.request.urlopen(url, timeout=1) as answer:

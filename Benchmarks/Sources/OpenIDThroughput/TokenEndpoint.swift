@@ -3,14 +3,22 @@ import Crypto
 import Foundation
 import NIOCore
 
-/// The platform's dialog and token endpoint as a public app (PKCE, no secret) drives them.
+/// A provider's authorization and token endpoints as a public app (PKCE, no secret) drives them:
+/// Kinship's (`/dialog/oauth`, `/oauth/access_token`) or another OpenID Connect server's.
 struct TokenEndpoint: Sendable {
     let client: HTTPClient
     let base: String
     let clientID: String
     let redirectURI: String
-    /// The `Cookie` header of Ada's browser session, so `prompt=none` answers with a code at once.
+    /// The `Cookie` header of the person's browser session, so `prompt=none` answers with a code at once.
     let cookie: String
+    var authorizePath = "/dialog/oauth"
+    var tokenPath = "/oauth/access_token"
+    var scope = "openid profile"
+    /// `prompt`, sent when not empty: Kinship answers `none` at once for a person who consented.
+    var prompt = "none"
+    /// Whether to send `g_continue`, which glewlwyd wants before it answers with a code.
+    var continues = false
 
     struct Code: Sendable {
         let code: String
@@ -21,7 +29,7 @@ struct TokenEndpoint: Sendable {
         let description: String
     }
 
-    /// `count` fresh codes (with their PKCE verifiers) for `openid profile`, fetched by `concurrency` workers.
+    /// `count` fresh codes (with their PKCE verifiers) for ``scope``, fetched by `concurrency` workers.
     func codes(_ count: Int, concurrency: Int) async throws -> [Code] {
         try await inParallel(count, concurrency: concurrency) { index in
             let verifier = "bench-verifier-\(index)-" + UUID().uuidString + UUID().uuidString
@@ -30,18 +38,24 @@ struct TokenEndpoint: Sendable {
             var query = URLComponents()
             query.queryItems = [
                 .init(name: "client_id", value: clientID), .init(name: "redirect_uri", value: redirectURI),
-                .init(name: "response_type", value: "code"), .init(name: "scope", value: "openid profile"),
+                .init(name: "response_type", value: "code"), .init(name: "scope", value: scope),
                 .init(name: "state", value: "s\(index)"), .init(name: "nonce", value: UUID().uuidString),
                 .init(name: "code_challenge", value: challenge), .init(name: "code_challenge_method", value: "S256"),
-                .init(name: "prompt", value: "none"),
             ]
-            var request = HTTPClientRequest(url: base + "/dialog/oauth?" + (query.percentEncodedQuery ?? ""))
+            if !prompt.isEmpty { query.queryItems?.append(.init(name: "prompt", value: prompt)) }
+            if continues { query.queryItems?.append(.init(name: "g_continue", value: "")) }
+            var request = HTTPClientRequest(url: base + authorizePath + "?" + (query.percentEncodedQuery ?? ""))
             request.headers.add(name: "Cookie", value: cookie)
             let response = try await client.execute(request, timeout: .seconds(60))
             _ = try await response.body.collect(upTo: 1 << 20)
             guard let location = response.headers.first(name: "Location"),
                 let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value
-            else { throw Failure(description: "the dialog gave no code (HTTP \(response.status.code)); is Ada logged in and has she consented?") }
+            else {
+                throw Failure(
+                    description:
+                        "the authorization endpoint gave no code (HTTP \(response.status.code)); is the person logged in, and have they consented?"
+                )
+            }
             return Code(code: code, verifier: verifier)
         }
     }
@@ -88,7 +102,7 @@ struct TokenEndpoint: Sendable {
     }
 
     private func post(_ form: [String: String]) async throws -> [String: Any] {
-        var request = HTTPClientRequest(url: base + "/oauth/access_token")
+        var request = HTTPClientRequest(url: base + tokenPath)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         var encoded = URLComponents()

@@ -13,37 +13,73 @@
 // SERVER-PID) against this process's CPU per bare signature — an exchange should cost little more
 // than its signature. Prints both rates, both CPU costs and the ratio; exits 1 below 70%.
 //
+// With --rates-only (for peer.py, which drives another OpenID Connect server with it too) it skips
+// the bare signing, prints one JSON object of rates and CPU costs, and exits 0; --authorize,
+// --token, --scope and --prompt name the other server's endpoints, the scope to ask for and the
+// prompt to send (none: an empty one); --continue sends glewlwyd's g_continue.
+//
 // Usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]
+//        [--authorize PATH] [--token PATH] [--scope SCOPE] [--prompt PROMPT] [--continue] [--rates-only]
 import AsyncHTTPClient
 import Foundation
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 6, let serverPID = Int32(arguments[5]) else {
+var positional: [String] = []
+var options: [String: String] = [:]
+var ratesOnly = false
+var rest = CommandLine.arguments.dropFirst()
+while let argument = rest.popFirst() {
+    if argument == "--rates-only" {
+        ratesOnly = true
+    } else if argument == "--continue" {
+        options["continue"] = ""
+    } else if argument.hasPrefix("--"), let value = rest.popFirst() {
+        options[String(argument.dropFirst(2))] = value
+    } else {
+        positional.append(argument)
+    }
+}
+guard positional.count >= 5, let serverPID = Int32(positional[4]) else {
     FileHandle.standardError.write(
-        Data("usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]\n".utf8)
+        Data(
+            """
+            usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]
+                   [--authorize PATH] [--token PATH] [--scope SCOPE] [--prompt PROMPT] [--continue] [--rates-only]
+
+            """.utf8
+        )
     )
     exit(2)
 }
-let seconds = arguments.count > 6 ? Int(arguments[6]) ?? 10 : 10
-let concurrency = arguments.count > 7 ? Int(arguments[7]) ?? 16 : 16
+let seconds = positional.count > 5 ? Int(positional[5]) ?? 10 : 10
+let concurrency = positional.count > 6 ? Int(positional[6]) ?? 16 : 16
 let target = 0.70
 
 var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(60)))
 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency + 4)
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-let endpoint = TokenEndpoint(client: client, base: arguments[1], clientID: arguments[2], redirectURI: arguments[3], cookie: arguments[4])
+var endpoint = TokenEndpoint(client: client, base: positional[0], clientID: positional[1], redirectURI: positional[2], cookie: positional[3])
+endpoint.authorizePath = options["authorize"] ?? endpoint.authorizePath
+endpoint.tokenPath = options["token"] ?? endpoint.tokenPath
+endpoint.scope = options["scope"] ?? endpoint.scope
+endpoint.prompt = options["prompt"] ?? endpoint.prompt
+endpoint.continues = options["continue"] != nil
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
-print("==> bare RS256 signing (2048-bit key, jwt-kit) on \(cores) tasks for 5 s")
-let ownBefore = ProcessCPU.own()
-let (signingRate, signatures) = try await RS256Rate.measure(tasks: cores, seconds: 5)
-let signingCPU = (ProcessCPU.own() - ownBefore) / Double(signatures)
-print(String(format: "    %.0f signatures per second, %.0f µs of CPU each", signingRate, signingCPU * 1e6))
+var signingRate = 0.0
+var signingCPU = 0.0
+if !ratesOnly {
+    print("==> bare RS256 signing (2048-bit key, jwt-kit) on \(cores) tasks for 5 s")
+    let ownBefore = ProcessCPU.own()
+    let signatures: Int
+    (signingRate, signatures) = try await RS256Rate.measure(tasks: cores, seconds: 5)
+    signingCPU = (ProcessCPU.own() - ownBefore) / Double(signatures)
+    print(String(format: "    %.0f signatures per second, %.0f µs of CPU each", signingRate, signingCPU * 1e6))
+}
 
 var exchangeRates: [Double] = []
 var exchangeCPUs: [Double] = []
 var refreshTokens: [String] = []
-let codesPerRound = max(Int(signingRate * 2), concurrency * 20)
+let codesPerRound = max(Int(signingRate * 2), concurrency * 100)
 for round in 1...3 {
     let codes = try await endpoint.codes(codesPerRound, concurrency: concurrency)
     let serverBefore = ProcessCPU.of(serverPID)
@@ -52,9 +88,14 @@ for round in 1...3 {
     exchangeRates.append(rate)
     exchangeCPUs.append(cpu)
     refreshTokens = tokens
-    print(String(format: "    round %d: %d code exchanges at %.0f per second, %.0f µs of server CPU each", round, codes.count, rate, cpu * 1e6))
+    FileHandle.standardError.write(
+        Data(
+            String(format: "    round %d: %d code exchanges at %.0f per second, %.0f µs of server CPU each\n", round, codes.count, rate, cpu * 1e6)
+                .utf8
+        )
+    )
 }
-print("==> refresh grants: \(concurrency) families rotating for \(seconds) s")
+FileHandle.standardError.write(Data("==> refresh grants: \(concurrency) families rotating for \(seconds) s\n".utf8))
 let serverBefore = ProcessCPU.of(serverPID)
 let (refreshRate, refreshes) = try await endpoint.refresh(Array(refreshTokens.prefix(concurrency)), seconds: seconds)
 let refreshCPU = (ProcessCPU.of(serverPID) - serverBefore) / Double(refreshes)
@@ -62,6 +103,14 @@ try await client.shutdown()
 
 let exchangeRate = exchangeRates.sorted()[1]
 let exchangeCPU = exchangeCPUs.sorted()[1]
+if ratesOnly {
+    let rates = [
+        "exchanges_per_second": exchangeRate, "exchange_cpu_us": exchangeCPU * 1e6, "refreshes_per_second": refreshRate,
+        "refresh_cpu_us": refreshCPU * 1e6,
+    ]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: rates, options: [.sortedKeys]), as: UTF8.self))
+    exit(0)
+}
 let ratio = signingCPU / exchangeCPU
 print("")
 print("Token endpoint, SQLite, \(concurrency) concurrent clients on the same \(cores) cores as the server")

@@ -1,4 +1,4 @@
-import Crypto
+import BenchmarkBrowser
 import Foundation
 
 /// A person of the storm: signs up once, then keeps writing, each write timed.
@@ -62,13 +62,12 @@ final class Person: @unchecked Sendable {
 
     /// Consents on the dialog; keeps the code for the next exchange.
     func consent(timing: (Duration) -> Void) async throws {
-        let verifier = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64URL
-        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
+        let pkce = PKCE()
         let dialog =
             "/dialog/oauth?"
             + Visitor.encode([
                 ("client_id", clientID), ("redirect_uri", "http://127.0.0.1:9/callback"), ("response_type", "code"),
-                ("scope", "email,user_friends"), ("state", "s"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+                ("scope", "email,user_friends"), ("state", "s"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
             ])
         let page = try await visitor.get(dialog)
         guard let fields = Page.fields(of: page.body, action: "/dialog/oauth/confirm") else {
@@ -80,7 +79,7 @@ final class Person: @unchecked Sendable {
         guard answer.status == 303, let location = answer.location,
             let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value
         else { throw Failure.unexpected("consent", status: answer.status) }
-        pendingCode = (code, verifier)
+        pendingCode = (code, pkce.verifier)
     }
 
     /// Exchanges the code the last consent gave for a token.
@@ -111,12 +110,5 @@ final class Person: @unchecked Sendable {
         timing(ContinuousClock.now - started)
         guard answer.status == 303 else { throw Failure.unexpected("friend request", status: answer.status) }
         asked.toggle()
-    }
-}
-
-extension Data {
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

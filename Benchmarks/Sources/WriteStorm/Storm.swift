@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BenchmarkBrowser
 import Foundation
 
 /// Runs people writing at once for a while, and one reader beside them.

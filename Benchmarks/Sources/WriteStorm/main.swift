@@ -9,6 +9,7 @@
 //
 // Usage: WriteStorm BASE-URL CLIENT-ID [PEOPLE=64] [SECONDS=60] [BCRYPT-COST=12]
 import AsyncHTTPClient
+import BenchmarkBrowser
 import Foundation
 import HummingbirdBcrypt
 

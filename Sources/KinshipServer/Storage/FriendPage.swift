@@ -50,14 +50,17 @@ extension FriendStore {
             let direction = forward ? "ASC" : "DESC"
             let position: SQLQueryString =
                 cursor.map {
-                    " AND (\(unsafeRaw: name) \(unsafeRaw: comparison) \(bind: $0.name) OR (u.name = \(bind: $0.name) AND u.id \(unsafeRaw: comparison) \(bind: $0.id)))"
+                    "WHERE (\(unsafeRaw: name) \(unsafeRaw: comparison) \(bind: $0.name) OR (u.name = \(bind: $0.name) AND u.id \(unsafeRaw: comparison) \(bind: $0.id)))"
                 } ?? ""
+            // The person's friends are read first, through the friendships index, whatever the
+            // planner guesses from a cursor's condition on names: it may not walk all of users.
             return try await sql.raw(
                 """
-                SELECT \(unsafeRaw: select) FROM friendships f JOIN users u ON u.id = f.friend_id
+                WITH mine AS MATERIALIZED (SELECT friend_id FROM friendships WHERE user_id = \(bind: userID))
+                SELECT \(unsafeRaw: select) FROM mine JOIN users u ON u.id = mine.friend_id
                 JOIN authorizations a ON a.user_id = u.id AND a.app_id = \(bind: appID) AND a.revoked_at IS NULL
                 JOIN authorization_permissions p ON p.authorization_id = a.id AND p.permission = 'user_friends' AND p.status = 'granted'
-                WHERE f.user_id = \(bind: userID)\(position)
+                \(position)
                 ORDER BY \(unsafeRaw: name) \(unsafeRaw: direction), u.id \(unsafeRaw: direction) LIMIT \(literal: limit)
                 """
             ).all()

@@ -83,7 +83,8 @@ extension Database {
     }
 
     /// SQLite's `SCAN` steps over tables (not over the constant rows of a `VALUES` list, a
-    /// subquery or a common table expression it built itself).
+    /// subquery or a common table expression it built itself; such an expression is read under
+    /// its own name, so a statement should not give it another).
     static func sqliteFullScans(_ details: [String]) -> [String] {
         let built = Set(
             details.compactMap { detail -> String? in

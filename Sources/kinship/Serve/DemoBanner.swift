@@ -3,6 +3,9 @@ import KinshipServer
 
 /// What `kinship serve --demo` prints: the demo app and the people to log in as.
 enum DemoBanner {
+    /// Apps named when the database has some already; `kinship apps list` lists them all.
+    static let appsShown = 10
+
     static func seedAndPrint(_ platform: Platform, builtInAppIDs: Set<String>) async throws {
         if let credentials = try await DemoData.seedIfEmpty(platform, builtInAppIDs: builtInAppIDs) {
             print("Demo data created.")
@@ -14,9 +17,11 @@ enum DemoBanner {
             }
         } else {
             print("Demo data not created: the database already has accounts or apps.")
-            for app in try await platform.apps.list() {
+            let apps = try await platform.apps.list()
+            for app in apps.prefix(appsShown) {
                 print("  app   \(app.name)  client_id=\(app.id)")
             }
+            if apps.count > appsShown { print("  … and \(apps.count - appsShown) more apps: kinship apps list") }
         }
         fflush(nil)
     }

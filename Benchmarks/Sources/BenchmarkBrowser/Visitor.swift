@@ -3,30 +3,30 @@ import Foundation
 import NIOCore
 
 /// One person at a browser: a cookie jar and the requests a browser makes, over the shared client.
-final class Visitor: @unchecked Sendable {
+package final class Visitor: @unchecked Sendable {
     /// An answer: status, headers and body as text.
-    struct Answer {
-        let status: Int
-        let location: String?
-        let body: String
+    package struct Answer {
+        package let status: Int
+        package let location: String?
+        package let body: String
     }
 
-    let client: HTTPClient
-    let base: String
+    package let client: HTTPClient
+    package let base: String
     private var cookies: [String: String] = [:]
 
-    init(client: HTTPClient, base: String) {
+    package init(client: HTTPClient, base: String) {
         self.client = client
         self.base = base
     }
 
-    func forgetCookies() { cookies = [:] }
+    package func forgetCookies() { cookies = [:] }
 
-    func get(_ path: String) async throws -> Answer {
+    package func get(_ path: String) async throws -> Answer {
         try await send(HTTPClientRequest(url: base + path))
     }
 
-    func post(_ path: String, form: [(String, String)]) async throws -> Answer {
+    package func post(_ path: String, form: [(String, String)]) async throws -> Answer {
         var request = HTTPClientRequest(url: base + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -50,7 +50,7 @@ final class Visitor: @unchecked Sendable {
         return Answer(status: Int(response.status.code), location: response.headers.first(name: "Location"), body: String(buffer: body))
     }
 
-    static func encode(_ form: [(String, String)]) -> String {
+    package static func encode(_ form: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
@@ -58,13 +58,13 @@ final class Visitor: @unchecked Sendable {
 }
 
 /// Reading what pages carry.
-enum Page {
-    static func csrfToken(_ html: String) -> String? {
+package enum Page {
+    package static func csrfToken(_ html: String) -> String? {
         html.firstMatch(of: /name="csrf_token" value="([^"]*)"/).map { String($0.1) }
     }
 
     /// The fields of the form posting to `action`, as a browser would submit them (checked boxes only).
-    static func fields(of html: String, action: String) -> [(String, String)]? {
+    package static func fields(of html: String, action: String) -> [(String, String)]? {
         guard let form = html.firstMatch(of: try! Regex("<form[^>]*action=\"\(action)\"[^>]*>(.*?)</form>").dotMatchesNewlines())
         else { return nil }
         var fields: [(String, String)] = []
@@ -78,7 +78,7 @@ enum Page {
         return fields
     }
 
-    static func unescape(_ html: String) -> String {
+    package static func unescape(_ html: String) -> String {
         html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&amp;", with: "&")

@@ -3,8 +3,8 @@ import HummingbirdBcrypt
 
 /// How many bcrypt checks the machine does per second at a cost, on a number of threads: the
 /// ceiling for logins and sign-ups, whose only real work should be this.
-enum BcryptRate {
-    static func measure(cost: UInt8, threads: Int, seconds: Double) async -> Double {
+package enum BcryptRate {
+    package static func measure(cost: UInt8, threads: Int, seconds: Double) async -> Double {
         let hash = Bcrypt.hash("correct horse battery", cost: cost)
         let deadline = Date().addingTimeInterval(seconds)
         let counts = await withTaskGroup(of: Int.self) { group in
