@@ -64,7 +64,7 @@ public enum KinshipApplication {
             metrics: metrics,
             throttle: LoginThrottle(database: platform.database, clock: platform.clock, limits: configuration.loginLimits),
             sessionLifetime: configuration.browserSessionLifetime,
-            decoyPasswordHash: try await PasswordHasher(cost: configuration.bcryptCost).hash(Secrets.generate())
+            decoyPasswordHash: PasswordHasher(cost: configuration.bcryptCost).decoyHash()
         )
         DialogController(
             platform: platform,

@@ -35,6 +35,17 @@ struct PasswordHasher: Sendable {
         }
     }
 
+    /// A bcrypt hash at this cost that no password matches, made without hashing anything: checking
+    /// a password against it costs what checking against a real one does (bcrypt takes the salt
+    /// and the cost from the hash and compares only at the end), so a login that names no account
+    /// takes as long as one with a wrong password — and the server need not spend a hash on it at
+    /// start.
+    func decoyHash() -> String {
+        let alphabet = Array("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        let cost = cost < 10 ? "0\(cost)" : "\(cost)"
+        return "$2b$" + cost + "$" + String((0..<53).map { _ in alphabet.randomElement()! })
+    }
+
     func verify(_ password: String, against hash: String) async throws -> Bool {
         try await Self.threads.runIfActive {
             Self.yieldToOtherWork()
