@@ -27,8 +27,10 @@ extension Database {
 
     /// The plans of every statement this database has run since it was opened with
     /// `recordingStatements`, in the order each was first run. Statements that plan nothing
-    /// (schema changes, settings) are left out. PostgreSQL plans with sequential scans turned off,
-    /// so a scan left in a plan is one no index can avoid; the values it writes into conditions
+    /// (schema changes, settings) are left out. PostgreSQL plans with sequential scans, merge joins
+    /// and hash joins turned off: on a small platform it may rightly walk a whole table to join it
+    /// (the cheaper plan at that size), so each join is asked to look its rows up instead, and a
+    /// scan left in a plan is one no index can avoid. The values it writes into conditions
     /// are masked (`'…'`), so a plan never holds a token hash or an address. (PostgreSQL may walk a
     /// whole multicolumn index to meet a condition on its second column; SQLite calls the same walk
     /// a `SCAN`, so the SQLite plans catch it.)
@@ -62,7 +64,9 @@ extension Database {
             return QueryPlan(sql: sql, steps: details, fullScans: Self.sqliteFullScans(details))
         case .postgres:
             let json = try await write { connection in
-                try await connection.raw("SET LOCAL enable_seqscan = off").run()
+                for setting in ["enable_seqscan", "enable_mergejoin", "enable_hashjoin"] {
+                    try await connection.raw("SET LOCAL \(unsafeRaw: setting) = off").run()
+                }
                 return try await Self.rows(of: ReplayedStatement("EXPLAIN (FORMAT JSON) ", statement), on: connection).first.map {
                     try $0.decode(column: "QUERY PLAN", as: String.self)
                 }
