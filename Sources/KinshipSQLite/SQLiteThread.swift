@@ -14,10 +14,12 @@ import Darwin
 /// waits for the disk or for another process's lock holds this thread, never one of Swift's
 /// cooperative threads.
 package final class SQLiteThread: @unchecked Sendable {
-    /// Guards `jobs` and `stopping`; signalled when a job arrives or the thread should end.
+    /// Guards `jobs`, `stopping` and `ended`; signalled when a job arrives or the thread should end.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopping = false
+    /// Whether the thread has ended: a job that comes afterwards runs on a thread of its own.
+    private var ended = false
     /// The thread's identity, known once it runs.
     private var identity: pthread_t?
 
@@ -41,6 +43,13 @@ package final class SQLiteThread: @unchecked Sendable {
         return identity.map { pthread_equal($0, pthread_self()) != 0 } ?? false
     }
 
+    /// Whether the thread has ended, after ``stop()``.
+    package var hasEnded: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return ended
+    }
+
     /// Runs `body` with this thread as the task's executor preference: the body's own code, and the
     /// statements it runs, execute here; the caller continues where it was once the body returns.
     package func run<Result>(_ body: () async throws -> Result) async throws -> Result {
@@ -55,13 +64,20 @@ package final class SQLiteThread: @unchecked Sendable {
     /// Takes a job of a task that prefers this thread; called by the concurrency runtime.
     package func enqueue(_ job: UnownedJob) {
         condition.lock()
+        guard !ended else {
+            condition.unlock()
+            // A task still waiting for its turn when the connection closed finds the thread gone;
+            // it runs (and learns that the connection is closed) rather than waiting forever.
+            Thread { [self] in runSynchronously(job) }.start()
+            return
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
     }
 
-    /// Lets the thread end once the jobs enqueued so far have run. Stop a thread only after its
-    /// connection's last use: a job enqueued afterwards would never run.
+    /// Lets the thread end once the jobs enqueued so far have run. Stop a thread after its
+    /// connection's last use: a job that comes later still runs, each on a thread of its own.
     package func stop() {
         condition.lock()
         stopping = true
@@ -75,6 +91,7 @@ package final class SQLiteThread: @unchecked Sendable {
             condition.lock()
             while jobs.isEmpty && !stopping { condition.wait() }
             if jobs.isEmpty {
+                ended = true
                 condition.unlock()
                 return
             }

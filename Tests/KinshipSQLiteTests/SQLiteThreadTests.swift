@@ -38,6 +38,22 @@ struct SQLiteThreadTests {
         }
         #expect(sum == 200 * 201 / 2)
     }
+
+    @Test("a body that comes after the thread ended still runs, on a thread of its own")
+    func afterTheEnd() async throws {
+        let thread = SQLiteThread(name: "test-ended")
+        #expect(try await thread.run { thread.isCurrent })
+        thread.stop()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !thread.hasEnded && ContinuousClock.now < deadline { await Task.yield() }
+        #expect(thread.hasEnded)
+        #expect(
+            try await thread.run {
+                await Task.yield()
+                return 42
+            } == 42
+        )
+    }
 }
 
 private func isCurrentAfterAnotherAsyncCall(_ thread: SQLiteThread) async -> Bool {

@@ -94,8 +94,12 @@ struct SQLiteConnectionPoolTests {
                 try await sql.raw("INSERT INTO t (id) VALUES (2)").run()
             }
             try await Task.sleep(for: .milliseconds(50))
+            // Waits for its turn on the writer's thread while the database closes under it.
+            let queuedWrite = Task { try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (3)").run() } }
+            try await Task.sleep(for: .milliseconds(20))
             await database.close()
             try await slowWrite
+            await #expect(throws: DatabaseUnavailable.self) { try await queuedWrite.value }
             await #expect(throws: DatabaseUnavailable.self) { try await database.read { sql in try await sql.raw("SELECT 1").run() } }
             await #expect(throws: DatabaseUnavailable.self) { try await database.write { sql in try await sql.raw("SELECT 1").run() } }
         }

@@ -14,15 +14,23 @@ extension TokenController {
     ) async throws
         -> RedemptionStore.Outcome
     {
-        try await platform.redemptions.redeem(
-            .init(
-                grant: grant,
-                authorizationID: authorizationID,
-                login: login,
-                refreshes: login.requested.contains(.offlineAccess) || !client.app.isConfidential,
-                readsPerson: login.requested.contains(.openID),
-                lifetimes: refreshLifetimes
-            )
+        try await platform.redemptions.redeem(redemption(of: grant, authorizationID: authorizationID, login: login, client: client))
+    }
+
+    /// The exchange of `grant` by `client`: what its tokens come with.
+    func redemption(
+        of grant: OneTimeGrant,
+        authorizationID: String,
+        login: CodeLogin,
+        client: ClientAuthenticator.Client
+    ) -> RedemptionStore.Request {
+        .init(
+            grant: grant,
+            authorizationID: authorizationID,
+            login: login,
+            refreshes: login.requested.contains(.offlineAccess) || !client.app.isConfidential,
+            readsPerson: login.requested.contains(.openID),
+            lifetimes: refreshLifetimes
         )
     }
 

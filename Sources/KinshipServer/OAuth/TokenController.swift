@@ -82,24 +82,47 @@ struct TokenController: Sendable {
         guard let redirectURI = form["redirect_uri"], !redirectURI.isEmpty else {
             throw OAuthFailure(.invalidRequest, "redirect_uri is missing.")
         }
-        guard let record = try await platform.codes.find(code: code) else {
+        let verifier = form["code_verifier"]
+        let now = platform.clock.now
+        let exchanged: (record: AuthorizationCodeRecord, outcome: RedemptionStore.Outcome)?
+        do {
+            exchanged = try await platform.redemptions.redeemCode(hash: Secrets.hash(code)) { record in
+                try Self.check(record, app: client.app, redirectURI: redirectURI, verifier: verifier, now: now)
+                return redemption(of: .code(hash: record.codeHash), authorizationID: record.authorizationId, login: record.login, client: client)
+            }
+        } catch let replay as CodeReplay {
+            try await refuseReplay(replay.record, context)
+        }
+        guard let (record, outcome) = exchanged else {
             throw OAuthFailure(.invalidGrant, "The authorization code is not valid.")
         }
+        switch outcome {
+        case .redeemed(let redeemed):
+            return try await tokenResponse(for: redeemed, login: record.login, context)
+        case .alreadySpent:
+            try await refuseReplay(record, context)
+        case .loginGone:
+            throw OAuthFailure(.invalidGrant, "The person removed the app, or their account, after this code was issued.")
+        }
+    }
+
+    /// Whether `record` may be exchanged by `app` with `redirectURI` and `verifier` at `now`.
+    ///
+    /// - Throws: ``CodeReplay`` when the code was exchanged before (its tokens are to be revoked);
+    ///   ``OAuthFailure`` (`invalid_grant`, `invalid_request`) for any other mismatch.
+    private static func check(_ record: AuthorizationCodeRecord, app: AppRecord, redirectURI: String, verifier: String?, now: Int) throws {
         // Only the app the code was issued to can trigger the replay rule: another app sending a
         // leaked code must not be able to revoke the first app's tokens.
-        guard record.appId == client.app.id else {
+        guard record.appId == app.id else {
             throw OAuthFailure(.invalidGrant, "The authorization code was issued to another app.")
         }
-        if record.usedAt != nil {
-            try await refuseReplay(record, context)
-        }
+        if record.usedAt != nil { throw CodeReplay(record: record) }
         guard record.redirectUri == redirectURI else {
             throw OAuthFailure(.invalidGrant, "redirect_uri does not match the one the code was issued for.")
         }
-        guard record.expiresAt > platform.clock.now else {
+        guard record.expiresAt > now else {
             throw OAuthFailure(.invalidGrant, "The authorization code has expired; log in again.")
         }
-        let verifier = form["code_verifier"]
         switch (record.codeChallenge, verifier) {
         case (let challenge?, let verifier?):
             guard PKCE.isWellFormedVerifier(verifier), Secrets.verifierMatches(verifier, challenge: challenge) else {
@@ -112,15 +135,11 @@ struct TokenController: Sendable {
         case (nil, nil):
             break
         }
-        let login = CodeLogin(requested: record.requested, nonce: record.nonce, authTime: record.authTime)
-        switch try await redeem(.code(hash: record.codeHash), authorizationID: record.authorizationId, login: login, client: client) {
-        case .redeemed(let redeemed):
-            return try await tokenResponse(for: redeemed, login: login, context)
-        case .alreadySpent:
-            try await refuseReplay(record, context)
-        case .loginGone:
-            throw OAuthFailure(.invalidGrant, "The person removed the app, or their account, after this code was issued.")
-        }
+    }
+
+    /// A code sent a second time: refused, and what its first use issued is revoked.
+    private struct CodeReplay: Error {
+        let record: AuthorizationCodeRecord
     }
 
     /// How long the tokens of a login that refreshes live.

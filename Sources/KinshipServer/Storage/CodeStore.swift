@@ -22,6 +22,9 @@ struct AuthorizationCodeRecord: Decodable, Sendable {
 
     /// The scope the app asked for.
     var requested: [Permission] { Permission.list(fromScope: requestedScope ?? "") }
+
+    /// What the code remembers of the login that issued it.
+    var login: CodeLogin { CodeLogin(requested: requested, nonce: nonce, authTime: authTime) }
 }
 
 /// What a code (or an approved device code) remembers of the login that issued it, for the
@@ -62,12 +65,10 @@ struct CodeStore: Sendable {
         return code
     }
 
-    /// The stored record of a code, used or not.
-    func find(code: String) async throws -> AuthorizationCodeRecord? {
-        try await database.read { sql in
-            try await sql.raw("SELECT * FROM authorization_codes WHERE code_hash = \(bind: Secrets.hash(code))")
-                .first(decoding: AuthorizationCodeRecord.self, with: .snakeCase)
-        }
+    /// The stored record of the code whose hash is `codeHash`, used or not, in the caller's transaction.
+    static func find(codeHash: String, in sql: any SQLDatabase) async throws -> AuthorizationCodeRecord? {
+        try await sql.raw("SELECT * FROM authorization_codes WHERE code_hash = \(bind: codeHash)")
+            .first(decoding: AuthorizationCodeRecord.self, with: .snakeCase)
     }
 
     /// Marks a code used, in the caller's write transaction. Returns `false` when another request

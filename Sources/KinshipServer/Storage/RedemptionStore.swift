@@ -57,42 +57,60 @@ struct RedemptionStore: Sendable {
     /// Spends the grant and stores its tokens, or answers why not.
     func redeem(_ request: Request) async throws -> Outcome {
         let now = clock.now
+        return try await database.write { sql in try await Self.redeem(request, now: now, in: sql) }
+    }
+
+    /// Exchanges the authorization code whose hash is `codeHash`, reading it in the same write
+    /// transaction that spends it: `accept` checks the stored code against the exchange and
+    /// says what its tokens come with, or throws to refuse it (nothing is written then). The
+    /// stored code and how the exchange ended, or `nil` when no code has that hash. One turn at
+    /// the writer, and no read before it.
+    func redeemCode(
+        hash codeHash: String,
+        _ accept: @escaping @Sendable (AuthorizationCodeRecord) throws -> Request
+    ) async throws -> (record: AuthorizationCodeRecord, outcome: Outcome)? {
+        let now = clock.now
         return try await database.write { sql in
-            let spent =
-                switch request.grant {
-                case .code(let hash): try await CodeStore.spend(codeHash: hash, now: now, in: sql)
-                case .deviceCode(let hash): try await DeviceCodeStore.spend(deviceCodeHash: hash, in: sql)
-                }
-            guard spent else { return .alreadySpent }
-            guard let authorization = try await AuthorizationStore.find(id: request.authorizationID, in: sql),
-                authorization.revokedAt == nil
-            else { return .loginGone }
-            var person: UserRecord?
-            if request.readsPerson {
-                guard let user = try await UserStore.find(id: authorization.userID, in: sql) else { return .loginGone }
-                person = user
-            }
-            if request.refreshes {
-                let pair = try await RefreshTokenStore.startFamily(
-                    .init(authorization: authorization, requestedScope: request.login.requested, authTime: request.login.authTime),
-                    codeHash: request.grant.hash,
-                    lifetimes: request.lifetimes,
-                    now: now,
-                    in: sql
-                )
-                return .redeemed(
-                    .init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person)
-                )
-            }
-            let (accessToken, record) = AccessTokenRecord.make(
-                for: authorization,
-                lifetime: .short,
-                seconds: request.lifetimes.accessToken,
-                codeHash: request.grant.hash,
-                now: now
-            )
-            try await record.insert(into: sql, refreshFamily: nil)
-            return .redeemed(.init(authorization: authorization, accessToken: accessToken, refreshToken: nil, person: person))
+            guard let record = try await CodeStore.find(codeHash: codeHash, in: sql) else { return nil }
+            return (record, try await Self.redeem(try accept(record), now: now, in: sql))
         }
+    }
+
+    private static func redeem(_ request: Request, now: Int, in sql: any SQLDatabase) async throws -> Outcome {
+        let spent =
+            switch request.grant {
+            case .code(let hash): try await CodeStore.spend(codeHash: hash, now: now, in: sql)
+            case .deviceCode(let hash): try await DeviceCodeStore.spend(deviceCodeHash: hash, in: sql)
+            }
+        guard spent else { return .alreadySpent }
+        guard let authorization = try await AuthorizationStore.find(id: request.authorizationID, in: sql),
+            authorization.revokedAt == nil
+        else { return .loginGone }
+        var person: UserRecord?
+        if request.readsPerson {
+            guard let user = try await UserStore.find(id: authorization.userID, in: sql) else { return .loginGone }
+            person = user
+        }
+        if request.refreshes {
+            let pair = try await RefreshTokenStore.startFamily(
+                .init(authorization: authorization, requestedScope: request.login.requested, authTime: request.login.authTime),
+                codeHash: request.grant.hash,
+                lifetimes: request.lifetimes,
+                now: now,
+                in: sql
+            )
+            return .redeemed(
+                .init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person)
+            )
+        }
+        let (accessToken, record) = AccessTokenRecord.make(
+            for: authorization,
+            lifetime: .short,
+            seconds: request.lifetimes.accessToken,
+            codeHash: request.grant.hash,
+            now: now
+        )
+        try await record.insert(into: sql, refreshFamily: nil)
+        return .redeemed(.init(authorization: authorization, accessToken: accessToken, refreshToken: nil, person: person))
     }
 }

@@ -125,10 +125,16 @@ final class SQLiteConnectionPool: Sendable {
     /// - Throws: ``SQLiteFailure`` when SQLite fails (``SQLiteFailure/isLocked`` when another
     ///   process kept the file locked) or the pool is closed; any error `body` throws.
     func write<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await writerTurn.withTurn {
-            guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
-            // IMMEDIATE takes the write lock at once, so another process's writer cannot slip in half-way.
-            return try await writer.transaction(beginning: "BEGIN IMMEDIATE", logger: logger, body)
+        // The turn is waited for on the writer's thread: the write that ends hands the turn to the
+        // next one there, and the thread runs it at once instead of sleeping until the waiting
+        // task has come back to it from one of Swift's threads.
+        guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
+        return try await writer.thread.run {
+            try await writerTurn.withTurn {
+                guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
+                // IMMEDIATE takes the write lock at once, so another process's writer cannot slip in half-way.
+                return try await writer.transaction(beginning: "BEGIN IMMEDIATE", logger: logger, body)
+            }
         }
     }
 
