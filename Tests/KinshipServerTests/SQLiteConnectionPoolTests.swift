@@ -88,15 +88,20 @@ struct SQLiteConnectionPoolTests {
     func closing() async throws {
         try await withScratchDatabase(closing: false) { database in
             try await database.write { sql in try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
+            let (holding, nowHolding) = AsyncStream.makeStream(of: Void.self)
             async let slowWrite: Void = database.write { sql in
                 try await sql.raw("INSERT INTO t (id) VALUES (1)").run()
+                nowHolding.yield()
                 try await Task.sleep(for: .milliseconds(200))
                 try await sql.raw("INSERT INTO t (id) VALUES (2)").run()
             }
-            try await Task.sleep(for: .milliseconds(50))
-            // Waits for its turn on the writer's thread while the database closes under it.
+            for await _ in holding { break }
+            // Waits for its turn behind the slow write while the database closes under it.
             let queuedWrite = Task { try await database.write { sql in try await sql.raw("INSERT INTO t (id) VALUES (3)").run() } }
-            try await Task.sleep(for: .milliseconds(20))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while database.poolWaits().first(where: { $0.pool == "writer" })?.waits ?? 0 < 1, ContinuousClock.now < deadline {
+                await Task.yield()
+            }
             await database.close()
             try await slowWrite
             await #expect(throws: DatabaseUnavailable.self) { try await queuedWrite.value }

@@ -66,6 +66,9 @@ final class SQLiteConnectionPool: Sendable {
     private let idleReaders: NIOLockedValueBox<[Connection]>
     private let readerTurns: AsyncSemaphore
     private let isClosed = ManagedAtomic(false)
+    /// Writes asked for and not yet finished, and how many of them found another one under way.
+    private let writesUnderWay = ManagedAtomic(0)
+    private let writerWaits = ManagedAtomic(0)
     private let logger: Logger
 
     /// Milliseconds a connection waits for another process's lock before it reports the database busy.
@@ -129,6 +132,11 @@ final class SQLiteConnectionPool: Sendable {
         // next one there, and the thread runs it at once instead of sleeping until the waiting
         // task has come back to it from one of Swift's threads.
         guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
+        // A write that finds another under way waits, whether for the turn or for the thread.
+        if writesUnderWay.loadThenWrappingIncrement(ordering: .acquiringAndReleasing) > 0 {
+            writerWaits.wrappingIncrement(ordering: .relaxed)
+        }
+        defer { writesUnderWay.wrappingDecrement(ordering: .acquiringAndReleasing) }
         return try await writer.thread.run {
             try await writerTurn.withTurn {
                 guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
@@ -139,7 +147,7 @@ final class SQLiteConnectionPool: Sendable {
     }
 
     /// How many writes waited for the writer, and reads for a reader, since the file was opened.
-    var waits: (writer: Int, reader: Int) { (writerTurn.waits, readerTurns.waits) }
+    var waits: (writer: Int, reader: Int) { (writerWaits.load(ordering: .relaxed), readerTurns.waits) }
 
     /// Waits for the reads and the write under way, closes every connection and ends their
     /// threads; reads and writes asked for afterwards throw ``SQLiteFailure/closed``.
