@@ -89,10 +89,11 @@ struct SQLiteConnectionPoolTests {
         try await withScratchDatabase(closing: false) { database in
             try await database.write { sql in try await sql.raw("CREATE TABLE t (id INTEGER PRIMARY KEY)").run() }
             let (holding, nowHolding) = AsyncStream.makeStream(of: Void.self)
+            let (release, releasing) = AsyncStream.makeStream(of: Void.self)
             async let slowWrite: Void = database.write { sql in
                 try await sql.raw("INSERT INTO t (id) VALUES (1)").run()
                 nowHolding.yield()
-                try await Task.sleep(for: .milliseconds(200))
+                for await _ in release { break }
                 try await sql.raw("INSERT INTO t (id) VALUES (2)").run()
             }
             for await _ in holding { break }
@@ -102,7 +103,13 @@ struct SQLiteConnectionPoolTests {
             while database.poolWaits().first(where: { $0.pool == "writer" })?.waits ?? 0 < 1, ContinuousClock.now < deadline {
                 await Task.yield()
             }
-            await database.close()
+            let closing = Task { await database.close() }
+            // Closing refuses new work at once, then waits for the write under way to finish.
+            while (try? await database.read { sql in try await sql.raw("SELECT 1").run() }) != nil, ContinuousClock.now < deadline {
+                await Task.yield()
+            }
+            releasing.yield()
+            await closing.value
             try await slowWrite
             await #expect(throws: DatabaseUnavailable.self) { try await queuedWrite.value }
             await #expect(throws: DatabaseUnavailable.self) { try await database.read { sql in try await sql.raw("SELECT 1").run() } }
