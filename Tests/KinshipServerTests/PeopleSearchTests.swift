@@ -41,6 +41,25 @@ struct PeopleSearchTests {
         }
     }
 
+    @Test("eight renames of one person at once leave the terms of the name that stands, and no other", arguments: TestEngine.enabled)
+    func concurrentRenames(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            let ada = try await platform.users.create(NewUser(name: "Ada Lovelace", email: "ada@example.com", password: "12345678"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask { _ = try await platform.users.update(ada.id, with: ProfileChanges(name: "Name\(index) Other\(index)")) }
+                }
+                try await group.waitForAll()
+            }
+            let standing = try #require(try await platform.users.find(id: ada.id)).name
+            let stored = try await platform.database.read { sql in
+                try await sql.raw("SELECT term FROM person_search_terms WHERE user_id = \(bind: ada.id) ORDER BY term")
+                    .all(decodingColumn: "term", as: String.self)
+            }
+            #expect(stored == PersonSearchTerms.terms(ofName: standing).sorted())
+        }
+    }
+
     @Test("a word half the platform shares reads a bounded number of people and still finds the named one", arguments: TestEngine.enabled)
     func commonWord(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
