@@ -12,7 +12,8 @@ struct PopulateCommand: AsyncParsableCommand {
             that has anyone in it. People get names in several scripts (Latin, Chinese, Cyrillic, Greek), emails \
             personN@people.example and one password (--password, kinship-demo by default); how many friends they have \
             is skewed as on real networks (most a few dozen, a few thousands). Every tenth app has no owner; each \
-            person uses up to three apps, the first ones most.
+            person uses up to three apps, the first ones most, and each login holds a long-lived token that no one \
+            has (its stored hash is no digest a token could have).
 
             The summary names two people to measure with: "typical" (about --average-friends friends) and \
             "busiest". A million people take a few minutes on SQLite and a few GB of disk; the same seed makes the \

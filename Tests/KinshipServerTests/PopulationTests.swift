@@ -7,7 +7,10 @@ import Testing
 /// never mixes with real people.
 @Suite("Generated platforms", .timeLimit(.minutes(3)))
 struct PopulationTests {
-    @Test("people, a skewed friend graph, apps, logins and requests; the same seed makes the same platform", arguments: TestEngine.enabled)
+    @Test(
+        "people, a skewed friend graph, apps, logins with tokens, and requests; the same seed makes the same platform",
+        arguments: TestEngine.enabled
+    )
     func generated(engine: TestEngine) async throws {
         var generated = Population(people: 1_000)
         generated.averageFriends = 20
@@ -21,6 +24,18 @@ struct PopulationTests {
             #expect(try await platform.users.verifyPassword(testPassword, of: person), "generated people log in with the password")
             #expect(try await platform.friends.friendIDs(of: typical.id).count == typical.friends)
             #expect(try await platform.apps.find(id: "200000000000000")?.name == "App 1")
+            let tokens = try await platform.database.read { sql in
+                try await sql.raw("SELECT COUNT(*) AS tokens FROM access_tokens").first(decodingColumn: "tokens", as: Int.self)
+            }
+            #expect(tokens == report.logins, "each login holds a token")
+            let stored = try #require(
+                try await platform.database.read { sql in
+                    try await sql.raw("SELECT token_hash FROM access_tokens LIMIT 1").first(decodingColumn: "token_hash", as: String.self)
+                }
+            )
+            for guess in [stored, String(stored.prefix { $0 != "z" }), String(stored.dropLast(stored.count - 32))] {
+                #expect(try await platform.tokens.find(token: guess) == nil, "no token anyone can present opens a generated login")
+            }
             return report
         }
         let again = try await withPlatform(engine) { platform in try await platform.populate(population) }

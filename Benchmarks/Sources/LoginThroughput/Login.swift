@@ -28,14 +28,7 @@ struct Login: Sendable {
                 ("client_id", clientID), ("redirect_uri", Self.redirectURI), ("response_type", "code"), ("scope", Self.scope),
                 ("state", "s"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
             ])
-        let loginPage = try await browser.get(dialog)
-        guard let loginFields = Page.fields(of: loginPage.body, action: "/dialog/login") else {
-            throw Failure(description: "the dialog showed no login form (HTTP \(loginPage.status))")
-        }
-        let loggedIn = try await browser.post("/dialog/login", form: filled(loginFields, email))
-        guard loggedIn.status == 303, let consentPath = loggedIn.location else {
-            throw Failure(description: "logging in as \(email) at the dialog: HTTP \(loggedIn.status)")
-        }
+        let consentPath = try await logIn(browser, at: dialog, action: "/dialog/login", as: email, where: "the dialog")
         let consentPage = try await browser.get(consentPath)
         guard let consent = Page.fields(of: consentPage.body, action: "/dialog/oauth/confirm") else {
             throw Failure(description: "no consent page after logging in (HTTP \(consentPage.status))")
@@ -61,14 +54,8 @@ struct Login: Sendable {
         let interval = grant["interval"] as? Int ?? 5
 
         let browser = Visitor(client: client, base: base)
-        let loginPage = try await browser.get("/login?" + Visitor.encode([("next", "/device?user_code=" + userCode)]))
-        guard let loginFields = Page.fields(of: loginPage.body, action: "/login") else {
-            throw Failure(description: "the account login page showed no form (HTTP \(loginPage.status))")
-        }
-        let loggedIn = try await browser.post("/login", form: filled(loginFields, email))
-        guard loggedIn.status == 303, let codePath = loggedIn.location else {
-            throw Failure(description: "logging in as \(email) for /device: HTTP \(loggedIn.status)")
-        }
+        let loginPath = "/login?" + Visitor.encode([("next", "/device?user_code=" + userCode)])
+        let codePath = try await logIn(browser, at: loginPath, action: "/login", as: email, where: "the account login page")
         let codePage = try await browser.get(codePath)
         guard let codeFields = Page.fields(of: codePage.body, action: "/device") else {
             throw Failure(description: "/device showed no code form (HTTP \(codePage.status))")
@@ -108,13 +95,24 @@ struct Login: Sendable {
         return json
     }
 
-    private func filled(_ fields: [(String, String)], _ email: String) -> [(String, String)] {
-        fields.map { name, value in
+    /// Opens `path`, fills in its login form (the one posting to `action`) as `email` and sends it;
+    /// returns where the login redirects the browser.
+    private func logIn(_ browser: Visitor, at path: String, action: String, as email: String, where page: String) async throws -> String {
+        let loginPage = try await browser.get(path)
+        guard let fields = Page.fields(of: loginPage.body, action: action) else {
+            throw Failure(description: "\(page) showed no login form (HTTP \(loginPage.status))")
+        }
+        let filled = fields.map { name, value in
             switch name {
             case "login": (name, email)
             case "password": (name, Self.password)
             default: (name, value)
             }
         }
+        let loggedIn = try await browser.post(action, form: filled)
+        guard loggedIn.status == 303, let next = loggedIn.location else {
+            throw Failure(description: "logging in as \(email) at \(page): HTTP \(loggedIn.status)")
+        }
+        return next
     }
 }

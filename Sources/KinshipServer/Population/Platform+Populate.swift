@@ -4,7 +4,7 @@ import SQLKit
 
 extension Platform {
     /// Fills an empty database with a generated platform (see ``Population``): people, their
-    /// friendships, apps, logins to apps and pending friend requests, written in transactions of
+    /// friendships, apps, logins to apps with a token each, and pending friend requests, written in transactions of
     /// many rows, then analyzed so the planner knows the tables' sizes. The same population and
     /// seed make the same platform.
     ///
@@ -97,6 +97,24 @@ extension Platform {
             )
         }
 
+        // Each login holds a token, as on a platform in use. Their hashes are not hexadecimal, so
+        // they are no SHA-256 digest: no token anyone can present matches one.
+        let tokenExpiry = now + Self.populatedTokenSeconds
+        try await inTransactions(step: "tokens", total: madeLogins.count, progress: progress) { sql, range in
+            try await Self.insert(
+                "access_tokens",
+                ["token_hash", "authorization_id", "app_id", "user_id", "lifetime", "issued_at", "expires_at"],
+                range.map { index in
+                    let login = madeLogins[index]
+                    return [
+                        Self.populatedTokenHash(login.id), login.id, appIDs[login.app], ids[login.person], TokenLifetime.long.rawValue, now,
+                        tokenExpiry,
+                    ]
+                },
+                in: sql
+            )
+        }
+
         let graph = FriendGraph.make(
             people: people.count,
             averageFriends: population.averageFriends,
@@ -153,6 +171,16 @@ extension Platform {
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// How long the generated logins' tokens live: 60 days, a long-lived token's life.
+    private static let populatedTokenSeconds = 60 * 24 * 60 * 60
+
+    /// The stored hash of a generated login's token: as long as a real one (64 characters), but
+    /// with letters no hexadecimal digest has.
+    private static func populatedTokenHash(_ loginID: String) -> String {
+        let stem = "populated-token-" + loginID + "-"
+        return stem + String(repeating: "z", count: max(0, 64 - stem.count))
     }
 
     /// The login of the generated person at `index`.

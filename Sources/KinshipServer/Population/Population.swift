@@ -1,6 +1,6 @@
 /// What a generated platform holds: people with names from several scripts, a skewed friend
-/// graph, apps and the people's logins to them, pending friend requests. For benchmarks and
-/// trials of the platform at scale (`kinship populate`), never for real people.
+/// graph, apps and the people's logins to them (each with a token), pending friend requests. For
+/// benchmarks and trials of the platform at scale (`kinship populate`), never for real people.
 public struct Population: Sendable {
     /// How many people.
     public var people: Int
