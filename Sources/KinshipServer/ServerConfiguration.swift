@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var shortTokenLifetime: Int
     /// Seconds a token from `fb_exchange_token` lives (60 days).
     public var longTokenLifetime: Int
+    /// ``longTokenLifetime`` unless a deployment sets another.
+    public static let defaultLongTokenLifetime = 60 * 24 * 60 * 60
     /// Seconds a refresh token stays valid unused (each use gives a new one).
     public var refreshTokenLifetime: Int
     /// Seconds after a refresh token's rotation during which using it again is taken for a
@@ -180,7 +182,7 @@ public struct ServerConfiguration: Sendable {
         loginLimits: LoginLimits = .init(),
         codeLifetime: Int = 5 * 60,
         shortTokenLifetime: Int = 2 * 60 * 60,
-        longTokenLifetime: Int = 60 * 24 * 60 * 60,
+        longTokenLifetime: Int = defaultLongTokenLifetime,
         idTokenLifetime: Int = defaultIDTokenLifetime,
         refreshTokenLifetime: Int = 90 * 24 * 60 * 60,
         refreshReuseGrace: Int = 5,

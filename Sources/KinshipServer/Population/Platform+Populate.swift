@@ -4,9 +4,9 @@ import SQLKit
 
 extension Platform {
     /// Fills an empty database with a generated platform (see ``Population``): people, their
-    /// friendships, apps, logins to apps with a token each, and pending friend requests, written in transactions of
-    /// many rows, then analyzed so the planner knows the tables' sizes. The same population and
-    /// seed make the same platform.
+    /// friendships, apps, logins to apps with a token each, and pending friend requests, written
+    /// in transactions of many rows, then analyzed so the planner knows the tables' sizes. The
+    /// same population and seed make the same platform.
     ///
     /// - Parameter progress: told after each transaction, for a progress line.
     /// - Throws: ``PopulationError/notEmpty(people:)`` when the database has people already;
@@ -99,7 +99,7 @@ extension Platform {
 
         // Each login holds a token, as on a platform in use. Their hashes are not hexadecimal, so
         // they are no SHA-256 digest: no token anyone can present matches one.
-        let tokenExpiry = now + Self.populatedTokenSeconds
+        let tokenExpiry = now + ServerConfiguration.defaultLongTokenLifetime
         try await inTransactions(step: "tokens", total: madeLogins.count, progress: progress) { sql, range in
             try await Self.insert(
                 "access_tokens",
@@ -172,9 +172,6 @@ extension Platform {
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
-
-    /// How long the generated logins' tokens live: 60 days, a long-lived token's life.
-    private static let populatedTokenSeconds = 60 * 24 * 60 * 60
 
     /// The stored hash of a generated login's token: as long as a real one (64 characters), but
     /// with letters no hexadecimal digest has.
