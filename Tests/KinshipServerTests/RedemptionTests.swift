@@ -84,6 +84,49 @@ struct RedemptionTests {
         }
     }
 
+    @Test(
+        "one code exchanged by 16 token requests at once, each reading it in its write: one gets its tokens, every other finds it spent",
+        arguments: TestEngine.enabled
+    )
+    func concurrentCodeExchanges(engine: TestEngine) async throws {
+        struct Spent: Error {}
+        try await withPlatform(engine) { platform in
+            let (grant, request) = try await Self.issueCode(platform)
+            let outcomes = try await withThrowingTaskGroup(of: Result<RedemptionStore.Outcome?, any Error>.self) { group in
+                for _ in 0..<16 {
+                    group.addTask {
+                        do {
+                            let exchanged = try await platform.redemptions.redeemCode(hash: grant.hash) { record in
+                                guard record.usedAt == nil else { throw Spent() }
+                                return request
+                            }
+                            return .success(exchanged?.outcome)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let redeemed = outcomes.compactMap { outcome -> RedemptionStore.Redeemed? in
+                if case .success(.redeemed(let tokens)?) = outcome { tokens } else { nil }
+            }
+            #expect(redeemed.count == 1)
+            // Each other exchange finds the code spent: as it reads it, or (on PostgreSQL, where it
+            // read the code before the first committed) as it tries to spend it.
+            let refused = outcomes.filter { outcome in
+                switch outcome {
+                case .failure(let error): error is Spent
+                case .success(.alreadySpent?): true
+                default: false
+                }
+            }
+            #expect(refused.count == 15)
+            let counts = try await Self.stored(grant, platform)
+            #expect(counts.access == 1 && counts.refresh == 1 && counts.spent)
+        }
+    }
+
     @Test("a login removed before its code is exchanged: the code is spent and no token is stored", arguments: TestEngine.enabled)
     func removedLogin(engine: TestEngine) async throws {
         try await withPlatform(engine) { platform in
