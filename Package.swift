@@ -76,6 +76,9 @@ let package = Package(
             dependencies: [
                 "KinshipCore", "KinshipContacts", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // Linux's HTTP stack for the SDK (see `SystemTransport`): URLSession there would load
+                // libcurl and its TLS, Kerberos and LDAP libraries into every process using KinshipKit.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: swiftSettings
         ),

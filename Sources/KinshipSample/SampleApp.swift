@@ -39,7 +39,7 @@ public struct SampleApp: Sendable {
         signingSecret: String,
         platformURL: @escaping @Sendable () -> String,
         secureCookies: Bool,
-        transport: any HTTPTransport = URLSessionTransport()
+        transport: any HTTPTransport = SystemTransport()
     ) async throws -> SampleApp {
         SampleApp(
             configuration: { KinshipConfiguration(serverURL: URL(string: platformURL())!, appID: appID, requestTimeout: 10) },

@@ -75,7 +75,7 @@ struct LoginPiecesTests {
         }
         #expect(redirectURI.hasPrefix("http://127.0.0.1:"))
         #expect(redirectURI.hasSuffix("/callback"))
-        let transport = URLSessionTransport()
+        let transport = SystemTransport()
         let base = String(redirectURI.dropLast("/callback".count))
         #expect(try await transport.send(TransportRequest(url: URL(string: base + "/favicon.ico")!)).status == 404)
         #expect(try await transport.send(TransportRequest(method: "POST", url: URL(string: redirectURI)!)).status == 404)

@@ -41,7 +41,7 @@ public struct RemoteTokenCache: TokenCache {
     ///   - secret: The secret that names and seals the entries; share it to share the login.
     ///   - transport: How requests reach the platform.
     ///   - timeout: Seconds each request may take.
-    public init(serverURL: URL, secret: Secret, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30) {
+    public init(serverURL: URL, secret: Secret, transport: any HTTPTransport = SystemTransport(), timeout: TimeInterval = 30) {
         self.serverURL = serverURL
         self.secret = secret
         self.transport = transport

@@ -11,7 +11,7 @@ public struct GraphClient: Sendable {
     private let transport: any HTTPTransport
 
     /// A client that calls with the token `tokens` holds, over `transport`.
-    public init(configuration: KinshipConfiguration, tokens: any AccessTokenProvider, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(configuration: KinshipConfiguration, tokens: any AccessTokenProvider, transport: any HTTPTransport = SystemTransport()) {
         self.configuration = configuration
         self.tokens = tokens
         self.transport = transport

@@ -44,7 +44,7 @@ public actor LoginManager {
         configuration: KinshipConfiguration,
         session: Session,
         presenter: any LoginPresenter,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = SystemTransport(),
         timeout: Duration = .seconds(600),
         refreshMargin: TimeInterval = 300,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }

@@ -25,7 +25,7 @@ public struct TokenExchange: Sendable {
     /// app's server. `clock` dates the tokens it issues.
     public init(
         configuration: KinshipConfiguration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = SystemTransport(),
         clientSecret: String? = nil,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {

@@ -23,7 +23,7 @@ public actor AuthenticationTokenVerifier {
     /// A verifier for the platform and app in `configuration`; `clock` tells the time.
     public init(
         configuration: KinshipConfiguration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = SystemTransport(),
         leeway: TimeInterval = 60,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// How KinshipKit reaches the platform: one request in, one response out.
 ///
-/// ``URLSessionTransport`` is the default; apps with their own HTTP stack (or tests that need to
+/// ``SystemTransport`` is the default; apps with their own HTTP stack (or tests that need to
 /// fail on purpose) provide another.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status. Throws ``TransportError``
@@ -79,3 +79,13 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 }
+
+#if os(Linux)
+/// The platform's own HTTP stack, the transport KinshipKit uses unless it is given another:
+/// ``AsyncHTTPClientTransport`` on Linux, `URLSessionTransport` everywhere else.
+public typealias SystemTransport = AsyncHTTPClientTransport
+#else
+/// The platform's own HTTP stack, the transport KinshipKit uses unless it is given another:
+/// ``URLSessionTransport`` here, `AsyncHTTPClientTransport` on Linux.
+public typealias SystemTransport = URLSessionTransport
+#endif

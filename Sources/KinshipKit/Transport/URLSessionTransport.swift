@@ -1,10 +1,11 @@
+#if !os(Linux)
 import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// ``HTTPTransport`` over `URLSession`, on every platform Foundation runs on.
+/// ``HTTPTransport`` over `URLSession`: the ``SystemTransport`` everywhere but Linux.
 public struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
 
@@ -70,3 +71,4 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 }
+#endif

@@ -15,7 +15,7 @@ struct ChatServerDiscovery: Decodable {
         guard let url = URL(string: server.hasSuffix("/") ? server + "chat/server" : server + "/chat/server") else { return nil }
         let response: TransportResponse
         do {
-            response = try await URLSessionTransport().send(TransportRequest(method: "GET", url: url, headers: [:], body: nil, timeout: 15))
+            response = try await SystemTransport().send(TransportRequest(method: "GET", url: url, headers: [:], body: nil, timeout: 15))
         } catch {
             throw CLIError.chatServerUnknown("\(server) could not be asked where its chat server is (\(error))")
         }

@@ -77,7 +77,7 @@ final class PersonAtBrowser: LoginPresenter, @unchecked Sendable {
             return self.person
         }
         let redirect = try await person.complete(url)
-        let page = try await URLSessionTransport().send(TransportRequest(url: redirect))
+        let page = try await SystemTransport().send(TransportRequest(url: redirect))
         lock.withLock { shownPages.append(String(decoding: page.body, as: UTF8.self)) }
     }
 
@@ -102,7 +102,7 @@ struct SDKClient: Sendable {
         app: TestApp,
         cache: any TokenCache,
         presenter: any LoginPresenter,
-        transport: any HTTPTransport = URLSessionTransport()
+        transport: any HTTPTransport = SystemTransport()
     ) async throws {
         let port = try #require(server.client.port)
         configuration = KinshipConfiguration(serverURL: URL(string: "http://127.0.0.1:\(port)")!, appID: app.id, requestTimeout: 10)

@@ -6,7 +6,7 @@ import Testing
 
 /// Fails the first `failures` requests with a 503 Graph error, then passes requests on.
 final class FlakyTransport: HTTPTransport, @unchecked Sendable {
-    private let inner = URLSessionTransport()
+    private let inner = SystemTransport()
     private let lock = NSLock()
     private var remainingFailures: Int
     private(set) var requests = 0
