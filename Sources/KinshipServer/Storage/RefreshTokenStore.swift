@@ -131,13 +131,16 @@ struct RefreshTokenStore: Sendable {
     func revokeFamily(_ family: String) async throws {
         let now = clock.now
         try await generation.changing {
-            try await database.write { sql in
-                try await sql.raw("UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: family) AND revoked_at IS NULL")
-                    .run()
-                try await sql.raw(
-                    "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE refresh_family_id = \(bind: family) AND revoked_at IS NULL"
-                ).run()
-            }
+            try await database.write { sql in try await Self.revokeFamily(family, now: now, in: sql) }
         }
+    }
+
+    /// Revokes a family in the caller's write transaction (which also announces the grant change).
+    static func revokeFamily(_ family: String, now: Int, in sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE refresh_tokens SET revoked_at = \(bind: now) WHERE family_id = \(bind: family) AND revoked_at IS NULL")
+            .run()
+        try await sql.raw(
+            "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE refresh_family_id = \(bind: family) AND revoked_at IS NULL"
+        ).run()
     }
 }

@@ -76,6 +76,32 @@ struct RefreshTokenTests {
         }
     }
 
+    @Test("a replayed code also ends the refresh token family its first use started, and what it renewed", arguments: TestEngine.enabled)
+    func replayedCodeEndsTheFamily(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            _ = try await server.makeUser()
+            let app = try await server.makeApp()
+            let pkce = PKCEPair.make()
+            guard case .code(let code, _) = try await server.authorize(server.browser(), app, scope: [.publicProfile], pkce: pkce) else {
+                Issue.record("the dialog gave no code")
+                return
+            }
+            let (status, first) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
+            #expect(status == .ok)
+            let (renewStatus, renewed) = try await server.refresh(try #require(first["refresh_token"] as? String), app: app)
+            #expect(renewStatus == .ok)
+
+            let (replayStatus, replay) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
+            #expect(replayStatus == .badRequest && replay["error"] as? String == "invalid_grant")
+            for (name, token) in [("first", first["access_token"]), ("renewed", renewed["access_token"])] {
+                let (meStatus, _) = try await server.graph("/me", token: try #require(token as? String))
+                #expect(meStatus != .ok, "the \(name) access token is revoked")
+            }
+            let (refreshStatus, refreshed) = try await server.refresh(try #require(renewed["refresh_token"] as? String), app: app)
+            #expect(refreshStatus == .badRequest && refreshed["error"] as? String == "invalid_grant", "the family's newest refresh token")
+        }
+    }
+
     @Test("concurrent refreshes of one token within the grace window all succeed", arguments: TestEngine.enabled)
     func concurrentRefreshes(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
