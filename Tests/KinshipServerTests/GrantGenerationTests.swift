@@ -33,7 +33,8 @@ struct GrantGenerationTests {
                 codeHash: nil,
                 issuedAt: 0,
                 expiresAt: .max,
-                revokedAt: nil
+                revokedAt: nil,
+                refreshFamilyId: nil
             ),
             authorization: Authorization(id: "a", userID: "u", appID: "p", createdAt: 0, revokedAt: nil, permissions: [:]),
             user: UserRecord(id: "u", name: "U", email: "u@example.com", passwordHash: "", passwordChangedAt: 0, createdAt: 0, findableByEmail: 0)

@@ -215,7 +215,8 @@ struct TokenController: Sendable {
             authorization: grant.authorization,
             lifetime: .long,
             seconds: configuration.longTokenLifetime,
-            codeHash: grant.token.codeHash
+            codeHash: grant.token.codeHash,
+            refreshFamily: grant.token.refreshFamilyId
         )
         context.logger.info("Long-lived token issued", metadata: ["user.id": "\(grant.authorization.userID)", "app.id": "\(client.app.id)"])
         return tokenResponse(issued.token, seconds: configuration.longTokenLifetime, grant.authorization)

@@ -108,9 +108,10 @@ struct RedemptionStore: Sendable {
             lifetime: .short,
             seconds: request.lifetimes.accessToken,
             codeHash: request.grant.hash,
+            refreshFamily: nil,
             now: now
         )
-        try await record.insert(into: sql, refreshFamily: nil)
+        try await record.insert(into: sql)
         return .redeemed(.init(authorization: authorization, accessToken: accessToken, refreshToken: nil, person: person))
     }
 }

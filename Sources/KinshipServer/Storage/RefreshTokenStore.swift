@@ -97,9 +97,10 @@ struct RefreshTokenStore: Sendable {
             lifetime: .short,
             seconds: lifetimes.accessToken,
             codeHash: codeHash,
+            refreshFamily: family,
             now: now
         )
-        try await record.insert(into: sql, refreshFamily: family)
+        try await record.insert(into: sql)
         let refreshToken = Secrets.generate(prefix: "krt_")
         let authorization = login.authorization
         try await sql.raw(

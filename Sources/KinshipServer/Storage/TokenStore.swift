@@ -17,6 +17,9 @@ struct AccessTokenRecord: Decodable, Sendable {
     var issuedAt: Int
     var expiresAt: Int
     var revokedAt: Int?
+    /// The refresh token family the token comes with, or was extended from, if any: reusing a
+    /// rotated refresh token, or replaying the code that started the family, revokes it too.
+    var refreshFamilyId: String?
 
     /// Column names, so rows decode without converting every key's case on the hot path.
     enum CodingKeys: String, CodingKey {
@@ -29,6 +32,7 @@ struct AccessTokenRecord: Decodable, Sendable {
         case issuedAt = "issued_at"
         case expiresAt = "expires_at"
         case revokedAt = "revoked_at"
+        case refreshFamilyId = "refresh_family_id"
     }
 }
 
@@ -39,6 +43,7 @@ extension AccessTokenRecord {
         lifetime: TokenLifetime,
         seconds: Int,
         codeHash: String?,
+        refreshFamily: String?,
         now: Int
     ) -> (token: String, record: AccessTokenRecord) {
         let token = Secrets.generate(prefix: "kat_")
@@ -51,20 +56,20 @@ extension AccessTokenRecord {
             codeHash: codeHash,
             issuedAt: now,
             expiresAt: now + seconds,
-            revokedAt: nil
+            revokedAt: nil,
+            refreshFamilyId: refreshFamily
         )
         return (token, record)
     }
 
-    /// Stores the record. `refreshFamily` is the refresh token family the token comes with, if
-    /// any: reusing a rotated refresh token revokes the family's access tokens too.
-    func insert(into sql: any SQLDatabase, refreshFamily: String?) async throws {
+    /// Stores the record.
+    func insert(into sql: any SQLDatabase) async throws {
         try await sql.raw(
             """
             INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at,
                 refresh_family_id)
             VALUES (\(bind: tokenHash), \(bind: authorizationId), \(bind: appId), \(bind: userId), \(bind: lifetime), \(bind: codeHash),
-                \(bind: issuedAt), \(bind: expiresAt), \(bind: refreshFamily))
+                \(bind: issuedAt), \(bind: expiresAt), \(bind: refreshFamilyId))
             """
         ).run()
     }
@@ -76,21 +81,25 @@ struct TokenStore: Sendable {
     let clock: any WallClock
     let generation: GrantGeneration?
 
-    /// Issues a token for a login; returns the token (shown once) and its record.
+    /// Issues a token for a login; returns the token (shown once) and its record. A token made
+    /// from another (a long-lived exchange) names the code and refresh family that one came from,
+    /// so that revoking either revokes it too.
     func issue(
         authorization: Authorization,
         lifetime: TokenLifetime,
         seconds: Int,
-        codeHash: String?
+        codeHash: String?,
+        refreshFamily: String? = nil
     ) async throws -> (token: String, record: AccessTokenRecord) {
         let (token, record) = AccessTokenRecord.make(
             for: authorization,
             lifetime: lifetime,
             seconds: seconds,
             codeHash: codeHash,
+            refreshFamily: refreshFamily,
             now: clock.now
         )
-        try await database.write { sql in try await record.insert(into: sql, refreshFamily: nil) }
+        try await database.write { sql in try await record.insert(into: sql) }
         return (token, record)
     }
 

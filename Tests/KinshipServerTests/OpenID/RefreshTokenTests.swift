@@ -76,6 +76,32 @@ struct RefreshTokenTests {
         }
     }
 
+    @Test("a long-lived token made from a family's access token ends with the family", arguments: TestEngine.enabled)
+    func longLivedTokenFollowsItsFamily(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            _ = try await server.makeUser()
+            let app = try await server.makeApp()
+            let first = try await server.loginResponse(app, scope: [.publicProfile])
+            let stolen = try #require(first["refresh_token"] as? String)
+            let (_, renewed) = try await server.refresh(stolen, app: app)
+            let (extendStatus, extended) = try await server.postForm(
+                "/oauth/access_token",
+                [
+                    "grant_type": "fb_exchange_token", "client_id": app.id, "client_secret": app.secret,
+                    "fb_exchange_token": try #require(renewed["access_token"] as? String),
+                ]
+            )
+            #expect(extendStatus == .ok)
+            let longLived = try #require(extended["access_token"] as? String)
+            #expect(try await server.debugToken(longLived, app: app).isValid)
+
+            server.clock.advance(by: server.configuration.refreshReuseGrace + 1)
+            let (reuseStatus, _) = try await server.refresh(stolen, app: app)
+            #expect(reuseStatus == .badRequest)
+            #expect(!(try await server.debugToken(longLived, app: app).isValid), "revoked with the family it was made from")
+        }
+    }
+
     @Test("a replayed code also ends the refresh token family its first use started, and what it renewed", arguments: TestEngine.enabled)
     func replayedCodeEndsTheFamily(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
