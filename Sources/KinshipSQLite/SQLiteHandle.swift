@@ -42,10 +42,18 @@ package final class SQLiteHandle: @unchecked Sendable {
     private var statements: [String: Statement] = [:]
     private var preparedOrder: [String] = []
 
+    /// SQLite's process-wide settings, made once before the first connection opens.
+    private static let configured: Void = { _ = kinship_sqlite_disable_memory_statistics() }()
+
     /// Opens the file at `path` (created when missing) and runs `pragmas` on it.
+    ///
+    /// The connection is opened without its own mutex (SQLite's multi-thread mode): a handle is
+    /// used by one thread at a time, so locking it on every call into SQLite (each column of each
+    /// row read) would buy nothing.
     package init(path: String, busyTimeoutMilliseconds: Int32, pragmas: [String]) throws {
+        Self.configured
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        let code = sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let connection else {
             let failure = SQLiteFailure.sqlite(
                 code: code,

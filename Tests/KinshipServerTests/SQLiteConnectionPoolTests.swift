@@ -118,6 +118,55 @@ struct SQLiteConnectionPoolTests {
     }
 
     /// An SQLite database in a scratch file for `body`, closed (unless the test closes it) and removed afterwards.
+    @Test("rows decode every storage class as SQLiteKit does, on all the readers at once")
+    func rowDecoding() async throws {
+        struct Row: Decodable, Equatable {
+            var text: String
+            var number: Int
+            var missing: Int?
+            var flag: Bool
+            var real: Double
+            var numberAsText: String
+            var list: [String]
+            var bytes: Data
+        }
+        try await withScratchDatabase { database in
+            try await database.write { sql in
+                try await sql.raw("CREATE TABLE t (text TEXT, number INTEGER, missing INTEGER, flag INTEGER, real REAL, list TEXT, bytes BLOB)")
+                    .run()
+                try await sql.raw(
+                    #"INSERT INTO t VALUES ('Ada', 42, NULL, 1, 2.5, '["a","b"]', X'00FF')"#
+                ).run()
+            }
+            let expected = Row(
+                text: "Ada",
+                number: 42,
+                missing: nil,
+                flag: true,
+                real: 2.5,
+                numberAsText: "42",
+                list: ["a", "b"],
+                bytes: Data([0, 255])
+            )
+            let rows = try await withThrowingTaskGroup(of: Row.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        try await database.read { sql in
+                            try await sql.raw(
+                                "SELECT text, number, missing, flag, real, number AS numberAsText, list, bytes FROM t"
+                            ).first(decoding: Row.self)
+                        }!
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(rows.count == 64 && rows.allSatisfy { $0 == expected })
+            await #expect(throws: (any Error).self, "text is no integer") {
+                try await database.read { sql in try await sql.raw("SELECT text FROM t").first(decodingColumn: "text", as: Int.self) }
+            }
+        }
+    }
+
     private func withScratchDatabase(closing: Bool = true, _ body: (Database) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

@@ -32,10 +32,9 @@ extension GraphService {
             if page.hasAfter { paging.append(("next", .string(link(request, limit: limit, cursor: ("after", afterCursor))))) }
             if page.hasBefore { paging.append(("previous", .string(link(request, limit: limit, cursor: ("before", beforeCursor))))) }
         }
-        let total = try await platform.friends.friendCount(of: user.id)
         return .json(
             JSONValue.object([
-                ("data", .array(data)), ("paging", .object(paging)), ("summary", .object([("total_count", .int(total))])),
+                ("data", .array(data)), ("paging", .object(paging)), ("summary", .object([("total_count", .int(page.totalFriends))])),
             ])
         )
     }

@@ -25,11 +25,14 @@ struct FriendCursor: Sendable, Equatable {
     var encoded: String { Base64URL.encode((name + "\u{0}" + id).utf8) }
 }
 
-/// One page of a person's friends who use an app, in name order, with whether more lie on each side.
+/// One page of a person's friends who use an app, in name order, with whether more lie on each
+/// side, and how many friends the person has in all (whether or not they use any app), read at
+/// the same moment as the page.
 struct FriendPage: Sendable {
     let friends: [UserRecord]
     let hasBefore: Bool
     let hasAfter: Bool
+    let totalFriends: Int
 }
 
 extension FriendStore {
@@ -78,15 +81,15 @@ extension FriendStore {
             } else if let cursor = forward ? after : before {
                 hasOther = !(try await query(sql, cursor, forward: !forward, limit: 1, select: "u.id")).isEmpty
             }
-            return FriendPage(friends: friends, hasBefore: forward ? hasOther : more, hasAfter: forward ? more : hasOther)
-        }
-    }
-
-    /// How many friends a person has, whether or not they use any app.
-    func friendCount(of userID: String) async throws -> Int {
-        try await database.read { sql in
-            try await sql.raw("SELECT COUNT(*) AS total FROM friendships WHERE user_id = \(bind: userID)")
+            let total =
+                try await sql.raw("SELECT COUNT(*) AS total FROM friendships WHERE user_id = \(bind: userID)")
                 .first(decodingColumn: "total", as: Int.self) ?? 0
+            return FriendPage(
+                friends: friends,
+                hasBefore: forward ? hasOther : more,
+                hasAfter: forward ? more : hasOther,
+                totalFriends: total
+            )
         }
     }
 }

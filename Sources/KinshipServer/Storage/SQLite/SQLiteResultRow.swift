@@ -5,9 +5,16 @@ import SQLiteKit
 
 /// One row of a result as SQLKit reads it: the values SQLite returned, decoded on demand with
 /// SQLiteKit's decoder, so a row reads the same as it did through SQLiteNIO.
+///
+/// Text read as a `String` and integers read as an `Int` — nearly every column Kinship reads —
+/// are taken as they are. Other values go through one `SQLiteDataDecoder` kept for every row:
+/// making one per value, as `SQLiteDataDecoder()` does, makes a `JSONDecoder` each time, which
+/// cost more than reading the row.
 struct SQLiteResultRow: SQLRow {
     let columns: SQLiteColumns
     let values: [SQLiteValue]
+
+    private static let decoder = SQLiteDataDecoder()
 
     var allColumns: [String] { columns.names }
 
@@ -20,7 +27,11 @@ struct SQLiteResultRow: SQLRow {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let position = columns.position(of: column) else { throw SQLiteFailure.missingColumn(column) }
-        return try SQLiteDataDecoder().decode(D.self, from: SQLiteData(values[position]))
+        switch values[position] {
+        case .text(let text) where D.self == String.self: return text as! D
+        case .integer(let integer) where D.self == Int.self: return Int(integer) as! D
+        case let value: return try Self.decoder.decode(D.self, from: SQLiteData(value))
+        }
     }
 }
 
