@@ -59,6 +59,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "KinshipSQLite", dependencies: ["CSQLite3"], swiftSettings: swiftSettings),
+        .systemLibrary(name: "CKinshipMalloc"),
         .target(
             name: "KinshipCore",
             dependencies: [
@@ -174,6 +175,7 @@ let package = Package(
                 "KinshipSample",
                 "KinshipServer",
                 "KinshipXMPP",
+                "CKinshipMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),

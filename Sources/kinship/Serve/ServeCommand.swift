@@ -66,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
     var explainQueries: String?
 
     func run() async throws {
+        AllocatorSettings.apply()
         guard #available(macOS 15, iOS 18, *) else {
             throw SettingsError("kinship serve needs macOS 15 or later (swift-configuration reads its settings).")
         }
