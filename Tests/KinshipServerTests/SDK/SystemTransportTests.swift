@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KinshipKit
-import Logging
 import NIOCore
 import Testing
 
@@ -76,26 +75,5 @@ private func withTestServer<Result: Sendable>(_ body: @Sendable (String) async t
         try await Task.sleep(for: .seconds(10))
         return "late"
     }
-    var logger = Logger(label: "test.transport-server")
-    logger.logLevel = .critical
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-        router: router,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
-        logger: logger
-    )
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-            defer { continuation.finish() }
-            try await app.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            try await group.next()
-            throw CallbackReceiverError.didNotListen(port: 0)
-        }
-        defer { group.cancelAll() }
-        return try await body("http://127.0.0.1:\(port)")
-    }
+    return try await withLoopbackServer(router, label: "test.transport-server") { port in try await body("http://127.0.0.1:\(port)") }
 }

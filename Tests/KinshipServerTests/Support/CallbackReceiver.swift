@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import KinshipCore
-import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -68,48 +67,17 @@ func withCallbackReceiver<Result: Sendable>(
     delay: Duration = .zero,
     _ body: @Sendable (CallbackReceiver) async throws -> Result
 ) async throws -> Result {
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let receiver = NIOLockedValueBox<CallbackReceiver?>(nil)
     let router = Router()
     router.post("**") { request, _ in
         guard let receiver = receiver.withLockedValue({ $0 }) else { return Response(status: .serviceUnavailable) }
         return try await receiver.handle(request)
     }
-    var logger = Logger(label: "test.callback-receiver")
-    logger.logLevel = .critical
-    let app = Application(
-        router: router,
-        configuration: .init(address: .hostname("127.0.0.1", port: port)),
-        onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
-        logger: logger
-    )
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-            // A server that cannot listen (the port was taken) ends the wait for its port.
-            defer { continuation.finish() }
-            try await app.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let listeningPort = await iterator.next() else {
-            try await group.next()
-            throw CallbackReceiverError.didNotListen(port: port)
-        }
+    return try await withLoopbackServer(router, port: port, label: "test.callback-receiver") { listeningPort in
         let listening = CallbackReceiver(port: listeningPort, delay: delay)
         receiver.withLockedValue { $0 = listening }
-        do {
-            let result = try await body(listening)
-            group.cancelAll()
-            return result
-        } catch {
-            group.cancelAll()
-            throw error
-        }
+        return try await body(listening)
     }
-}
-
-/// Why a ``CallbackReceiver`` did not start.
-enum CallbackReceiverError: Error {
-    case didNotListen(port: Int)
 }
 
 /// Waits, up to `seconds` of real time, until `condition` holds; returns whether it did. For
