@@ -22,14 +22,22 @@ public enum Base64URL {
 
     /// `byteCount` bytes from the system's secure random generator, encoded.
     public static func random(byteCount: Int) -> String {
-        // Eight bytes per call to the generator (one system call each), not one.
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(byteCount + 7)
-        while bytes.count < byteCount {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        bytes.withUnsafeMutableBytes { buffer in
+            // getentropy fills up to 256 bytes with one call into the kernel's generator, where
+            // SystemRandomNumberGenerator makes one for every eight bytes.
+            var start = 0
+            while start < buffer.count {
+                let length = min(256, buffer.count - start)
+                let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + length])
+                if getentropy(part.baseAddress, length) != 0 {
+                    var generator = SystemRandomNumberGenerator()
+                    for index in part.indices { part[index] = generator.next() }
+                }
+                start += length
+            }
         }
-        return encode(bytes.prefix(byteCount))
+        return encode(bytes)
     }
 
     /// Whether `text` is base64url of a length in `length` (in characters).

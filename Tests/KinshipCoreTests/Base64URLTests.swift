@@ -27,4 +27,16 @@ struct Base64URLTests {
             #expect(Base64URL.decode(Base64URL.encode(bytes)) == Data(bytes))
         }
     }
+
+    @Test("random bytes of every length, past the 256 a call to the system's generator gives, never repeat")
+    func randomLengths() {
+        for length in [0, 1, 16, 32, 255, 256, 257, 600] {
+            let text = Base64URL.random(byteCount: length)
+            #expect(Base64URL.decode(text)?.count == length, "\(length) bytes")
+        }
+        let long = Base64URL.decode(Base64URL.random(byteCount: 600))!
+        #expect(long.suffix(300).contains { $0 != 0 }, "the bytes after the first call are filled too")
+        let tokens = (0..<1000).map { _ in Base64URL.random(byteCount: 16) }
+        #expect(Set(tokens).count == 1000)
+    }
 }
