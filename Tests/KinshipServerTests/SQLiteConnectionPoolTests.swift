@@ -167,6 +167,27 @@ struct SQLiteConnectionPoolTests {
         }
     }
 
+    @Test("two statements at once on one connection stop the process with a clear message, never run")
+    func concurrentStatementsStop() async {
+        let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-\(UUID().uuidString).sqlite").path
+            let database = try await Database.open(.sqlite(path: path), logger: Logger(label: "test"))
+            try await database.read { sql in
+                // A task of its own does not run on the connection's thread, so its statement
+                // starts while the body's long one is still running.
+                Task.detached {
+                    try await Task.sleep(for: .milliseconds(100))
+                    try await sql.raw("SELECT 1").run()
+                }
+                try await sql.raw(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000000) SELECT COUNT(*) FROM n"
+                ).run()
+            }
+        }
+        let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("two statements ran at once on one SQLite connection"), "\(message)")
+    }
+
     private func withScratchDatabase(closing: Bool = true, _ body: (Database) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kinship-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

@@ -12,15 +12,33 @@ import SQLiteKit
 ///
 /// Queries are never logged: their binds hold password and token hashes.
 struct SQLiteTurnDatabase: SQLDatabase {
-    /// Whether the read or write this connection was lent to is still running.
+    /// Whether the read or write this connection was lent to is still running, and whether one of
+    /// its statements is.
     final class Turn: Sendable {
         private let open = ManagedAtomic(true)
+        private let running = ManagedAtomic(false)
 
         /// Ends the turn: later statements through it throw ``SQLiteFailure/usedAfterItsTurn``.
         func end() { open.store(false, ordering: .releasing) }
 
         var isOpen: Bool { open.load(ordering: .acquiring) }
+
+        /// Runs one statement. The connection has no mutex of its own (it is opened in SQLite's
+        /// multi-thread mode), so two statements at once on it would corrupt its state: that stops
+        /// the process here, saying so, instead.
+        func statement<Result>(_ body: () throws -> Result) rethrows -> Result {
+            precondition(
+                running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged,
+                "two statements ran at once on one SQLite connection: a read or write body must not run its statements concurrently"
+            )
+            defer { running.store(false, ordering: .releasing) }
+            return try body()
+        }
     }
+
+    /// SQLiteKit's encoder for bound values other than text and integers, kept for every statement:
+    /// `SQLiteDataEncoder()` makes a `JSONEncoder` each time.
+    private static let encoder = SQLiteDataEncoder()
 
     let handle: SQLiteHandle
     let thread: SQLiteThread
@@ -35,9 +53,19 @@ struct SQLiteTurnDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         guard turn.isOpen else { throw SQLiteFailure.usedAfterItsTurn }
         let (sql, binds) = serialize(query)
-        let encoder = SQLiteDataEncoder()
-        try handle.execute(sql, try binds.map { SQLiteValue(try encoder.encode($0)) }) { columns, values in
-            onRow(SQLiteResultRow(columns: columns, values: values))
+        let values = try binds.map(Self.value)
+        try turn.statement {
+            try handle.execute(sql, values) { columns, values in onRow(SQLiteResultRow(columns: columns, values: values)) }
+        }
+    }
+
+    /// A bound value as SQLite stores it: text and integers as they are, the rest as SQLiteKit
+    /// encodes them.
+    private static func value(_ bind: any Encodable & Sendable) throws -> SQLiteValue {
+        switch bind {
+        case let text as String: .text(text)
+        case let integer as Int: .integer(Int64(integer))
+        default: SQLiteValue(try encoder.encode(bind))
         }
     }
 
