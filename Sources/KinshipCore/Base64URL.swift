@@ -24,18 +24,22 @@ public enum Base64URL {
     public static func random(byteCount: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: byteCount)
         bytes.withUnsafeMutableBytes { buffer in
+            guard let start = buffer.baseAddress else { return }
+            #if canImport(Darwin)
+            arc4random_buf(start, buffer.count)
+            #else
             // getentropy fills up to 256 bytes with one call into the kernel's generator, where
             // SystemRandomNumberGenerator makes one for every eight bytes.
-            var start = 0
-            while start < buffer.count {
-                let length = min(256, buffer.count - start)
-                let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + length])
-                if getentropy(part.baseAddress, length) != 0 {
+            var offset = 0
+            while offset < buffer.count {
+                let length = min(256, buffer.count - offset)
+                if getentropy(start + offset, length) != 0 {
                     var generator = SystemRandomNumberGenerator()
-                    for index in part.indices { part[index] = generator.next() }
+                    for index in offset..<offset + length { buffer[index] = generator.next() }
                 }
-                start += length
+                offset += length
             }
+            #endif
         }
         return encode(bytes)
     }
