@@ -128,6 +128,36 @@ struct RefreshTokenTests {
         }
     }
 
+    @Test("one code sent by 8 clients at once: one gets tokens, the replays revoke them all", arguments: TestEngine.enabled)
+    func concurrentReplays(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            _ = try await server.makeUser()
+            let app = try await server.makeApp()
+            let pkce = PKCEPair.make()
+            guard case .code(let code, _) = try await server.authorize(server.browser(), app, scope: [.publicProfile], pkce: pkce) else {
+                Issue.record("the dialog gave no code")
+                return
+            }
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let (status, json) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
+                        return (status, json["access_token"] as? String, json["refresh_token"] as? String)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let winners = answers.filter { $0.0 == .ok }
+            #expect(winners.count == 1)
+            #expect(answers.filter { $0.0 == .badRequest }.count == 7)
+            let (_, access, refresh) = try #require(winners.first)
+            let (meStatus, _) = try await server.graph("/me", token: try #require(access))
+            #expect(meStatus != .ok, "the access token the code gave is revoked")
+            let (refreshStatus, _) = try await server.refresh(try #require(refresh), app: app)
+            #expect(refreshStatus == .badRequest, "and its refresh token")
+        }
+    }
+
     @Test("concurrent refreshes of one token within the grace window all succeed", arguments: TestEngine.enabled)
     func concurrentRefreshes(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
