@@ -80,6 +80,7 @@ let package = Package(
                 // Linux's HTTP stack for the SDK (see `SystemTransport`): URLSession there would load
                 // libcurl and its TLS, Kerberos and LDAP libraries into every process using KinshipKit.
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: swiftSettings
         ),

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// ``HTTPTransport`` over AsyncHTTPClient (SwiftNIO): the ``SystemTransport`` on Linux.
 ///
@@ -70,8 +71,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout: return .timedOut(url)
             case .cancelled: return .cancelled
             case .remoteConnectionClosed: return .unreachable("the connection to \(place) was lost")
-            default: return .unreachable("\(place): \(error)")
+            default: return .unreachable("the request to \(place) failed (\(error))")
             }
+        case is NIOSSLError, is NIOSSLExtraError:
+            return .unreachable(
+                "no TLS connection to \(place): check that it serves HTTPS there, with a certificate for \(url.host ?? "?") that this machine trusts (\(error))"
+            )
         case let error as NIOTooManyBytesError:
             return .unreachable("\(place) sent a body longer than \(error.maxBytes.map(String.init) ?? "the limit") bytes")
         case let error as NIOConnectionError:
@@ -85,7 +90,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             return .unreachable("nothing accepts connections at \(place) (is `kinship serve` running?)")
         default:
-            return .unreachable("\(place): \(error)")
+            return .unreachable("the request to \(place) failed (\(error))")
         }
     }
 }

@@ -40,6 +40,19 @@ struct SystemTransportTests {
         #expect(ContinuousClock.now - started < .seconds(5), "no retries until the 20 s limit")
     }
 
+    @Test("HTTPS to a server that speaks plain HTTP fails as unreachable, saying what to check")
+    func notTLS() async throws {
+        try await withTestServer { base in
+            let url = URL(string: base.replacingOccurrences(of: "http://", with: "https://") + "/echo")!
+            await #expect {
+                try await SystemTransport().send(TransportRequest(url: url, timeout: 10))
+            } throws: { error in
+                guard case .unreachable(let reason) = error as? TransportError else { return false }
+                return reason.hasPrefix("no TLS connection to 127.0.0.1:") && reason.contains("serves HTTPS")
+            }
+        }
+    }
+
     @Test("a server that does not answer in time gives timedOut; a cancelled task gives cancelled")
     func timeoutAndCancellation() async throws {
         try await withTestServer { base in
