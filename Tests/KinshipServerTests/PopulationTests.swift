@@ -55,4 +55,31 @@ struct PopulationTests {
             #expect(try await platform.users.list().count == 1)
         }
     }
+
+    @Test("two runs started at once: one fills the database, the other is refused as a non-empty one", arguments: TestEngine.enabled)
+    func concurrentRuns(engine: TestEngine) async throws {
+        try await withPlatform(engine) { platform in
+            var small = Population(people: 300)
+            small.averageFriends = 5
+            small.mostFriends = 20
+            let population = small
+            let outcomes = await withTaskGroup(of: Result<PopulationReport, any Error>.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        do { return .success(try await platform.populate(population)) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let filled = outcomes.compactMap { try? $0.get() }
+            let refusals = outcomes.compactMap { outcome -> PopulationError? in
+                guard case .failure(let error) = outcome else { return nil }
+                return error as? PopulationError
+            }
+            #expect(filled.count == 1, "exactly one run fills the database: \(outcomes)")
+            #expect(refusals.count == 1, "the other says the database is not empty: \(outcomes)")
+            let people = try await platform.users.list().count
+            #expect(people == 300, "no one was written twice or half-way")
+        }
+    }
 }

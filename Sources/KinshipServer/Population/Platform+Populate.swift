@@ -28,6 +28,7 @@ extension Platform {
         let passwordHash = try await users.passwords.hash(population.password)
 
         try await inTransactions(step: "people", total: people.count, progress: progress) { sql, range in
+            if range.lowerBound == 0 { try await Self.claimEmpty(sql) }
             let rows: [[any Encodable & Sendable]] = range.map { index in
                 [ids[index], people[index].name, people[index].firstName, people[index].lastName, Self.email(index), passwordHash, now, now]
             }
@@ -198,6 +199,15 @@ extension Platform {
             start = range.upperBound
             progress(PopulationProgress(step: step, done: start, total: total))
         }
+    }
+
+    /// Checks again, in the transaction that writes the first people, that the database has no one:
+    /// two `kinship populate` runs started at once both pass the first check, and the second must
+    /// be refused as clearly as if it had come later (on PostgreSQL they wait for each other here).
+    private static func claimEmpty(_ sql: any SQLDatabase) async throws {
+        try await sql.serialize(on: ["populate"])
+        let existing = try await sql.raw("SELECT COUNT(*) AS people FROM users").first(decodingColumn: "people", as: Int.self) ?? 0
+        guard existing == 0 else { throw PopulationError.notEmpty(people: existing) }
     }
 
     /// Inserts `rows` into `table`, many rows a statement (both engines take the values of up to
