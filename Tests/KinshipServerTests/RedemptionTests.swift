@@ -1,5 +1,6 @@
 import Foundation
 import KinshipCore
+import Logging
 import SQLKit
 import Testing
 
@@ -160,5 +161,81 @@ struct RedemptionTests {
             let afterRetry = try await Self.stored(grant, platform)
             #expect(afterRetry.access == 1 && afterRetry.refresh == 1 && afterRetry.spent)
         }
+    }
+
+    @Test(
+        "a spent code names the refresh token family it started; a replay revokes that family, reading tokens through indexes",
+        arguments: TestEngine.enabled
+    )
+    func spentCodeNamesItsFamily(engine: TestEngine) async throws {
+        try await withPlatform(engine, recordingStatements: true) { platform in
+            let (grant, request) = try await Self.issueCode(platform)
+            guard case .redeemed(let tokens) = try await platform.redemptions.redeem(request) else {
+                Issue.record("the code was not redeemed")
+                return
+            }
+            let family = try await platform.database.read { sql in try await CodeStore.refreshFamily(ofCodeHash: grant.hash, in: sql) }
+            let accessToken = try await platform.tokens.find(token: tokens.accessToken)
+            #expect(family != nil && family == accessToken?.refreshFamilyId)
+            platform.database.forgetRecordedStatements()
+            try await platform.tokens.revokeTokens(issuedFromCodeHash: grant.hash)
+            let scans = try await platform.database.recordedQueryPlans().filter { !$0.fullScans.isEmpty }
+            #expect(scans.isEmpty, "statements that read whole tables: \(scans.map(\.sql))")
+            #expect(try await platform.tokens.find(token: tokens.accessToken)?.revokedAt != nil)
+            let refreshToken = try await platform.refreshTokens.find(token: try #require(tokens.refreshToken))
+            #expect(refreshToken?.revokedAt != nil)
+        }
+    }
+
+    @Test(
+        "codes spent before codes named their family: the upgrade names it, so a replay still revokes the family",
+        arguments: TestEngine.enabled
+    )
+    func upgradeNamesFamilies(engine: TestEngine) async throws {
+        let scratch = try await engine.makeScratchDatabase()
+        do {
+            try await Self.checkUpgrade(scratch.location)
+        } catch {
+            await scratch.remove()
+            throw error
+        }
+        await scratch.remove()
+    }
+
+    /// Redeems a code at `location`, takes the schema back to before version 16, opens it again
+    /// (which upgrades it) and replays the code.
+    private static func checkUpgrade(_ location: DatabaseLocation) async throws {
+        let open = { try await Platform.open(location, bcryptCost: 4, clock: ManualClock(), logger: Logger(label: "test")) }
+        let before = try await open()
+        let (grant, request) = try await issueCode(before)
+        let redeemed = try await before.redemptions.redeem(request)
+        try await before.database.write { sql in
+            for statement in [
+                "DELETE FROM schema_migrations WHERE version = 16",
+                "DROP INDEX access_tokens_by_code", "CREATE INDEX access_tokens_by_code ON access_tokens (code_hash)",
+                "DROP INDEX access_tokens_by_refresh_family",
+                "CREATE INDEX access_tokens_by_refresh_family ON access_tokens (refresh_family_id)",
+                "ALTER TABLE authorization_codes DROP COLUMN refresh_family_id",
+            ] {
+                try await sql.raw(SQLQueryString(statement)).run()
+            }
+        }
+        await before.close()
+        guard case .redeemed(let tokens) = redeemed else {
+            Issue.record("the code was not redeemed")
+            return
+        }
+
+        let after = try await open()
+        do {
+            try await after.tokens.revokeTokens(issuedFromCodeHash: grant.hash)
+            #expect(try await after.tokens.find(token: tokens.accessToken)?.revokedAt != nil, "the exchange's access token")
+            let refreshToken = try await after.refreshTokens.find(token: try #require(tokens.refreshToken))
+            #expect(refreshToken?.revokedAt != nil, "its refresh token")
+        } catch {
+            await after.close()
+            throw error
+        }
+        await after.close()
     }
 }

@@ -71,11 +71,22 @@ struct CodeStore: Sendable {
             .first(decoding: AuthorizationCodeRecord.self, with: .snakeCase)
     }
 
-    /// Marks a code used, in the caller's write transaction. Returns `false` when another request
-    /// used it first: only one exchange of a code can ever succeed, even with several server processes.
-    static func spend(codeHash: String, now: Int, in sql: any SQLDatabase) async throws -> Bool {
+    /// Marks a code used, in the caller's write transaction, with the refresh token family its
+    /// exchange starts (so a replay finds the family by the code). Returns `false` when another
+    /// request used it first: only one exchange of a code can ever succeed, even with several
+    /// server processes.
+    static func spend(codeHash: String, refreshFamily: String?, now: Int, in sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw(
-            "UPDATE authorization_codes SET used_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND used_at IS NULL RETURNING code_hash"
+            """
+            UPDATE authorization_codes SET used_at = \(bind: now), refresh_family_id = \(bind: refreshFamily)
+            WHERE code_hash = \(bind: codeHash) AND used_at IS NULL RETURNING code_hash
+            """
         ).first() != nil
+    }
+
+    /// The refresh token family the exchange of a used code started, if it started one.
+    static func refreshFamily(ofCodeHash codeHash: String, in sql: any SQLDatabase) async throws -> String? {
+        try await sql.raw("SELECT refresh_family_id FROM authorization_codes WHERE code_hash = \(bind: codeHash)")
+            .first(decodingColumn: "refresh_family_id", as: String?.self) ?? nil
     }
 }

@@ -77,9 +77,10 @@ struct RedemptionStore: Sendable {
     }
 
     private static func redeem(_ request: Request, now: Int, in sql: any SQLDatabase) async throws -> Outcome {
+        let family = request.refreshes ? RefreshTokenStore.newFamily() : nil
         let spent =
             switch request.grant {
-            case .code(let hash): try await CodeStore.spend(codeHash: hash, now: now, in: sql)
+            case .code(let hash): try await CodeStore.spend(codeHash: hash, refreshFamily: family, now: now, in: sql)
             case .deviceCode(let hash): try await DeviceCodeStore.spend(deviceCodeHash: hash, in: sql)
             }
         guard spent else { return .alreadySpent }
@@ -91,8 +92,9 @@ struct RedemptionStore: Sendable {
             guard let user = try await UserStore.find(id: authorization.userID, in: sql) else { return .loginGone }
             person = user
         }
-        if request.refreshes {
+        if let family {
             let pair = try await RefreshTokenStore.startFamily(
+                family,
                 .init(authorization: authorization, requestedScope: request.login.requested, authTime: request.login.authTime),
                 codeHash: request.grant.hash,
                 lifetimes: request.lifetimes,

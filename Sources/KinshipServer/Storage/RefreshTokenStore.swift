@@ -50,9 +50,13 @@ struct RefreshTokenStore: Sendable {
         let refreshToken: Int
     }
 
-    /// Starts a family for a login, in the caller's write transaction: its first access token
-    /// (from the code `codeHash`) and refresh token.
+    /// A new family's identifier.
+    static func newFamily() -> String { Secrets.generate(byteCount: 16) }
+
+    /// Starts `family` (from ``newFamily()``) for a login, in the caller's write transaction: its
+    /// first access token (from the code or device code `codeHash`) and refresh token.
     static func startFamily(
+        _ family: String,
         _ login: Login,
         codeHash: String,
         lifetimes: Lifetimes,
@@ -61,7 +65,7 @@ struct RefreshTokenStore: Sendable {
     ) async throws
         -> TokenPair
     {
-        try await insertPair(family: Secrets.generate(byteCount: 16), login, codeHash: codeHash, lifetimes, now: now, sql)
+        try await insertPair(family: family, login, codeHash: codeHash, lifetimes, now: now, sql)
     }
 
     /// The next pair of `record`'s family. With `spending`, `record` is marked rotated in the same

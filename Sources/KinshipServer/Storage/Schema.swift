@@ -389,5 +389,24 @@ enum Schema {
             // Attempts older than the login window are deleted by their start alone.
             ["CREATE INDEX login_attempts_by_start ON login_attempts (started_at)"]
         },
+        Migration(version: 16, name: "a token is written to only the indexes that find it") { _ in
+            [
+                // A used code names the refresh token family its exchange started: a replay finds
+                // the family there (filled in here from the tokens of codes used before).
+                "ALTER TABLE authorization_codes ADD COLUMN refresh_family_id TEXT",
+                """
+                UPDATE authorization_codes SET refresh_family_id = (
+                    SELECT MIN(access_tokens.refresh_family_id) FROM access_tokens WHERE access_tokens.code_hash = authorization_codes.code_hash
+                ) WHERE used_at IS NOT NULL
+                """,
+                // So an access token in a family (most of them: every refresh, and every exchange
+                // by a native app) is found by its family alone, and one outside a family by its
+                // code alone: each is written to one of the two indexes, not both.
+                "DROP INDEX access_tokens_by_code",
+                "CREATE INDEX access_tokens_by_code ON access_tokens (code_hash) WHERE code_hash IS NOT NULL AND refresh_family_id IS NULL",
+                "DROP INDEX access_tokens_by_refresh_family",
+                "CREATE INDEX access_tokens_by_refresh_family ON access_tokens (refresh_family_id) WHERE refresh_family_id IS NOT NULL",
+            ]
+        },
     ]
 }

@@ -124,22 +124,21 @@ struct TokenStore: Sendable {
     }
 
     /// Revokes every token that came from one authorization code, when the code is replayed
-    /// (RFC 6749 §4.1.2): the access tokens issued with it and the long-lived ones extended from
-    /// them, and the refresh token family it started, with every token that family renewed — so
-    /// whoever exchanged a leaked code first keeps nothing.
+    /// (RFC 6749 §4.1.2): the refresh token family its exchange started, with every token that
+    /// family renewed or extended, and the access tokens issued with it outside a family (with the
+    /// long-lived ones extended from them) — so whoever exchanged a leaked code first keeps nothing.
     func revokeTokens(issuedFromCodeHash codeHash: String) async throws {
         let now = clock.now
         try await generation.changing {
             try await database.write { sql in
-                let families = try await sql.raw(
-                    """
-                    SELECT DISTINCT refresh_family_id FROM access_tokens
-                    WHERE code_hash = \(bind: codeHash) AND refresh_family_id IS NOT NULL
-                    """
-                ).all(decodingColumn: "refresh_family_id", as: String.self)
-                for family in families { try await RefreshTokenStore.revokeFamily(family, now: now, in: sql) }
+                if let family = try await CodeStore.refreshFamily(ofCodeHash: codeHash, in: sql) {
+                    try await RefreshTokenStore.revokeFamily(family, now: now, in: sql)
+                }
                 try await sql.raw(
-                    "UPDATE access_tokens SET revoked_at = \(bind: now) WHERE code_hash = \(bind: codeHash) AND revoked_at IS NULL"
+                    """
+                    UPDATE access_tokens SET revoked_at = \(bind: now)
+                    WHERE code_hash = \(bind: codeHash) AND refresh_family_id IS NULL AND revoked_at IS NULL
+                    """
                 ).run()
             }
         }
