@@ -1,12 +1,14 @@
 // The token endpoint's side of issue 14's benchmark, driven by openid_throughput.py (which builds
 // and starts the server, registers a public app and logs Ada in to it once).
 //
-// 1. Bare RS256: a 2048-bit RSA key signing an id_token-sized payload with jwt-kit, as the server
-//    does, on as many tasks as there are cores, with the server idle.
-// 2. Code exchanges: codes are fetched with `prompt=none` (Ada consented already), then exchanged
-//    all at once by CONCURRENCY workers — each exchange checks PKCE, writes an access and a
-//    refresh token and signs an RS256 id_token. Only the exchange phase is timed; 3 rounds, median.
-// 3. Refresh grants: each worker rotates its own refresh token family for SECONDS.
+// 1. Three rounds of, one after the other:
+//    - bare RS256 for 3 s: a 2048-bit RSA key signing an id_token-sized payload with jwt-kit, as
+//      the server does, on as many tasks as there are cores, with the server idle;
+//    - code exchanges: codes are fetched with `prompt=none` (Ada consented already), then
+//      exchanged all at once by CONCURRENCY workers — each exchange checks PKCE, writes an access
+//      and a refresh token and signs an RS256 id_token. Only the exchange phase is timed.
+//    Medians of the rounds are reported, and the median of the rounds' ratios.
+// 2. Refresh grants: each worker rotates its own refresh token family for SECONDS.
 //
 // The load generator shares the two cores with the server, so requests per second understate the
 // server. The target compares CPU time: the server's CPU per code exchange (read from /proc for
@@ -65,23 +67,39 @@ endpoint.prompt = options["prompt"] ?? endpoint.prompt
 endpoint.continues = options["continue"] != nil
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
-var signingRate = 0.0
-var signingCPU = 0.0
-if !ratesOnly {
-    print("==> bare RS256 signing (2048-bit key, jwt-kit) on \(cores) tasks for 5 s")
+/// Bare signing for `seconds` on every core: signatures per second, and this process's CPU per signature.
+func bareSigning(seconds: Int) async throws -> (rate: Double, cpu: Double) {
     let ownBefore = ProcessCPU.own()
-    let signatures: Int
-    (signingRate, signatures) = try await RS256Rate.measure(tasks: cores, seconds: 5)
-    signingCPU = (ProcessCPU.own() - ownBefore) / Double(signatures)
-    print(String(format: "    %.0f signatures per second, %.0f µs of CPU each", signingRate, signingCPU * 1e6))
+    let (rate, signatures) = try await RS256Rate.measure(tasks: cores, seconds: seconds)
+    return (rate, (ProcessCPU.own() - ownBefore) / Double(signatures))
 }
 
+// Each round measures bare signing just before its exchanges, so the two figures of a round see
+// the machine in the same state (on a shared VM its speed drifts by several percent from one
+// minute to the next); the ratio is the median of the rounds' ratios.
+var signingRates: [Double] = []
+var signingCPUs: [Double] = []
 var exchangeRates: [Double] = []
 var exchangeCPUs: [Double] = []
 var refreshTokens: [String] = []
-let codesPerRound = max(Int(signingRate * 2), concurrency * 100)
 for round in 1...3 {
-    let codes = try await endpoint.codes(codesPerRound, concurrency: concurrency)
+    if !ratesOnly {
+        let (rate, cpu) = try await bareSigning(seconds: 3)
+        signingRates.append(rate)
+        signingCPUs.append(cpu)
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "    round %d: bare RS256 signing (2048-bit key, jwt-kit, %d tasks): %.0f per second, %.0f µs of CPU each\n",
+                    round,
+                    cores,
+                    rate,
+                    cpu * 1e6
+                ).utf8
+            )
+        )
+    }
+    let codes = try await endpoint.codes(max(Int((signingRates.first ?? 0) * 2), concurrency * 100), concurrency: concurrency)
     let serverBefore = ProcessCPU.of(serverPID)
     let (rate, tokens) = try await endpoint.exchange(codes, concurrency: concurrency)
     let cpu = (ProcessCPU.of(serverPID) - serverBefore) / Double(codes.count)
@@ -111,19 +129,19 @@ if ratesOnly {
     print(String(decoding: try JSONSerialization.data(withJSONObject: rates, options: [.sortedKeys]), as: UTF8.self))
     exit(0)
 }
-let ratio = signingCPU / exchangeCPU
+let ratio = zip(signingCPUs, exchangeCPUs).map { $0 / $1 }.sorted()[1]
 print("")
 print("Token endpoint, SQLite, \(concurrency) concurrent clients on the same \(cores) cores as the server")
 print("                                                       per second    CPU each")
 func row(_ label: String, _ rate: Double, _ cpu: Double, _ note: String = "") {
     print(label.padding(toLength: 52, withPad: " ", startingAt: 0) + String(format: "%12.0f %8.0f µs", rate, cpu * 1e6) + note)
 }
-row("bare RS256 signing (the floor of an id_token)", signingRate, signingCPU)
+row("bare RS256 signing, id_token floor (median of 3)", signingRates.sorted()[1], signingCPUs.sorted()[1])
 row(
     "code exchange with an RS256 id_token (median of 3)",
     exchangeRate,
     exchangeCPU,
-    String(format: "   signing is %.0f%% of it (CPU)   target ≥ 70%% %@", ratio * 100, ratio >= target ? "✓" : "✗ MISSED")
+    String(format: "   signing is %.0f%% of it (CPU, median of the rounds)   target ≥ 70%% %@", ratio * 100, ratio >= target ? "✓" : "✗ MISSED")
 )
 row("refresh grant (rotation, new access token)", refreshRate, refreshCPU)
 exit(ratio >= target ? 0 : 1)
