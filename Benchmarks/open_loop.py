@@ -57,12 +57,15 @@ def main():
     driver = release_binary("OpenLoop", package_path="Benchmarks")
     folder = tempfile.mkdtemp(prefix="kinship-bench-open-loop-")
     unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000")
-    # The servers start on their core, so they size their thread pools for one core (SwiftNIO reads
-    # the affinity); everything this script starts afterwards runs on the load generator's core.
+    # The servers start on their core, so they size their thread pools for one core: Swift's reads
+    # the affinity, and so does `kinship serve` for SwiftNIO's event loops; SwiftNIO alone does not,
+    # so the floor is told. Everything this script starts afterwards runs on the load generator's core.
     os.sched_setaffinity(0, {int(SERVER_CORE)})
     server, base, banner = start_server(kinship, os.path.join(folder, "kinship.sqlite"), folder, log_level="warning",
                                         extra=unlimited)
+    os.environ["NIO_SINGLETON_GROUP_LOOP_COUNT"] = "1"
     floor_server, floor_base = start_bare_hummingbird(bare)
+    del os.environ["NIO_SINGLETON_GROUP_LOOP_COUNT"]
     os.sched_setaffinity(0, {int(LOAD_CORE)})
     results = {}
     try:

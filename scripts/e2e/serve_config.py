@@ -10,6 +10,8 @@
 - A real start on PostgreSQL with no option at all: the database URL, the secret file, the demo
   data and the port from the environment and the file; the URL never on the command line; a limit
   from the file holds.
+- Event loops: one per processor the server may run on (its CPU affinity), unless
+  NIO_SINGLETON_GROUP_LOOP_COUNT says otherwise.
 
     serve_config.py --kinship PATH --postgres URL
 """
@@ -23,7 +25,7 @@ import time
 import urllib.error
 import urllib.request
 
-from kinship_e2e import Checks, demo_credentials, fresh_postgres, free_port, log_in, server_log_path, stop
+from kinship_e2e import Checks, demo_credentials, fresh_postgres, free_port, log_in, server_log_path, start_server, stop
 
 check = Checks()
 
@@ -44,6 +46,42 @@ def setting(output, key):
             value, _, source = rest.rpartition("  # ")
             return value, source
     return None
+
+
+def nio_threads(pid):
+    """How many of SwiftNIO's shared event loop threads a process runs."""
+    names = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/comm") as file:
+            names.append(file.read().strip())
+    return len([name for name in names if name.startswith("NIO-SGLTN-")])
+
+
+def event_loops(kinship, folder):
+    """Pinned to one processor (as `taskset -c 0` or systemd's CPUAffinity= pin it), a server runs one
+    event loop and says why; unpinned, one per processor; NIO_SINGLETON_GROUP_LOOP_COUNT still wins."""
+    processors = len(os.sched_getaffinity(0))
+    own = os.sched_getaffinity(0)
+    cases = [("pinned to one processor", {min(own)}, {}, 1),
+             ("free to run anywhere", own, {}, processors),
+             ("pinned, with NIO_SINGLETON_GROUP_LOOP_COUNT=3", {min(own)}, {"NIO_SINGLETON_GROUP_LOOP_COUNT": "3"}, 3)]
+    for name, affinity, environment, expected in cases:
+        os.environ.update(environment)
+        os.sched_setaffinity(0, affinity)
+        try:
+            server, _, _ = start_server(kinship, os.path.join(folder, "loops.sqlite"), folder, log_level="info")
+        finally:
+            os.sched_setaffinity(0, own)
+            for key in environment:
+                del os.environ[key]
+        try:
+            threads = nio_threads(server.pid)
+        finally:
+            stop(server)
+        check(f"{name}: {expected} event loop thread(s)", threads == expected, threads)
+        said = "Running one event loop per processor this process may run on" in open(server.log_path).read()
+        check(f"{name}: the log says so only when the affinity chose the count", said == (name == "pinned to one processor"
+                                                                                      and processors > 1), said)
 
 
 def main():
@@ -139,6 +177,9 @@ def main():
         stop(process)
     log = open(log_path).read()
     check("an unknown KINSHIP_ variable is logged by name", "KINSHIP_PROT names no setting" in log, log[-500:])
+
+    print("==> event loops follow the processors the server may run on", flush=True)
+    event_loops(kinship, folder)
 
     print(f"serve configuration: {len(check.results) - len(check.failed)} passed, {len(check.failed)} failed")
     sys.exit(1 if check.failed else 0)

@@ -67,6 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         AllocatorSettings.apply()
+        let eventLoopSizing = ProcessorAffinity.sizeEventLoops()
         guard #available(macOS 15, iOS 18, *) else {
             throw SettingsError("kinship serve needs macOS 15 or later (swift-configuration reads its settings).")
         }
@@ -85,6 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, logLevel: logLevel) }
         let logger = Logger(label: "kinship")
         ResolvedServeSettings.warnAboutUnknownVariables(in: environment, logger: logger)
+        if let eventLoopSizing {
+            logger.info(
+                "Running one event loop per processor this process may run on (its CPU affinity), not one per processor of the machine",
+                metadata: ["event_loops": "\(eventLoopSizing.eventLoops)", "machine_processors": "\(eventLoopSizing.processors)"]
+            )
+        }
         var configuration = resolved.configuration
         configuration.secret = try ServerSecretOptions.load(explicitPath: resolved.secretFile, database: configuration.database, logger: logger)
         configuration.maxConnections = OpenFileLimit.raise(toServe: configuration.maxConnections, logger: logger)
