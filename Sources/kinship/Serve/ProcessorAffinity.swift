@@ -8,8 +8,9 @@ import NIOCore
 /// pinned to one processor of two ran two event loops on it, which took turns on that processor
 /// (measured: `/me` at 50% load had its p99 at 3.7–6.9 ms with two loops, 2.5–4.5 ms with one).
 enum ProcessorAffinity {
-    /// Event loops to run, and the processors SwiftNIO would have run one on each of.
-    struct Sizing: Equatable {
+    /// Event loops to run, and the processors SwiftNIO counts (the machine's, or its container's),
+    /// which it would have run one on each of.
+    struct Sizing {
         let eventLoops: Int
         let processors: Int
     }
@@ -18,8 +19,8 @@ enum ProcessorAffinity {
     /// counts; call before anything uses SwiftNIO's shared event loops. Returns the sizing made, or
     /// `nil` when SwiftNIO's own count stands (nothing is pinned, the system does not say, or
     /// `NIO_SINGLETON_GROUP_LOOP_COUNT` names the count).
-    static func sizeEventLoops(environment: [String: String] = ProcessInfo.processInfo.environment) -> Sizing? {
-        guard environment["NIO_SINGLETON_GROUP_LOOP_COUNT"] == nil,
+    static func sizeEventLoops() -> Sizing? {
+        guard ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"] == nil,
             let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let allowed = allowedProcessors(status: status),
             (1..<System.coreCount).contains(allowed)

@@ -88,8 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
         ResolvedServeSettings.warnAboutUnknownVariables(in: environment, logger: logger)
         if let eventLoopSizing {
             logger.info(
-                "Running one event loop per processor this process may run on (its CPU affinity), not one per processor of the machine",
-                metadata: ["event_loops": "\(eventLoopSizing.eventLoops)", "machine_processors": "\(eventLoopSizing.processors)"]
+                "Running one event loop per processor this process may run on (its CPU affinity), fewer than the processors counted",
+                metadata: ["event_loops": "\(eventLoopSizing.eventLoops)", "processors": "\(eventLoopSizing.processors)"]
             )
         }
         var configuration = resolved.configuration
