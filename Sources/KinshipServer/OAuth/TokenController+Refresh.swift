@@ -18,31 +18,35 @@ extension TokenController {
             throw OAuthFailure(.invalidClient, "\(client.app.name) is a confidential app: authenticate with its client secret.")
         }
         guard let token = form["refresh_token"], !token.isEmpty else { throw OAuthFailure(.invalidRequest, "refresh_token is missing.") }
-        guard let record = try await platform.refreshTokens.find(token: token), record.appId == client.app.id else {
-            throw OAuthFailure(.invalidGrant, "The refresh token is not valid.")
-        }
-        let (authorization, user) = try await checkStillValid(record)
-        if let scope = form["scope"] {
-            let widening = Set(Permission.list(fromScope: scope).filter { !$0.isProtocolScope }).subtracting(authorization.granted)
-            guard widening.isEmpty else {
+        let appID = client.app.id
+        let asked = form["scope"].map { Set(Permission.list(fromScope: $0).filter { !$0.isProtocolScope }) }
+        let now = platform.clock.now
+        let renewal = try await platform.refreshTokens.renew(tokenHash: Secrets.hash(token), lifetimes: refreshLifetimes) {
+            record,
+            person,
+            authorization in
+            guard record.appId == appID else { throw OAuthFailure(.invalidGrant, "The refresh token is not valid.") }
+            let (authorization, person) = try Self.checkStillValid(record, person, authorization, now: now)
+            if let widening = asked?.subtracting(authorization.granted), !widening.isEmpty {
                 throw OAuthFailure(
                     .invalidScope,
                     "A refresh cannot widen the grant: \(Permission.scope(of: widening.sorted())) is not granted. Log in again to ask for it."
                 )
             }
+            return (.init(authorization: authorization, requestedScope: record.requested, authTime: record.authTime), person)
         }
-        let requested = record.requested
-        let login = RefreshTokenStore.Login(authorization: authorization, requestedScope: requested, authTime: record.authTime)
-        var pair: RefreshTokenStore.TokenPair?
-        if record.rotatedAt == nil {
-            pair = try await platform.refreshTokens.renew(record, login, lifetimes: refreshLifetimes, spending: true)
-        }
-        if pair == nil {
+        guard let renewal else { throw OAuthFailure(.invalidGrant, "The refresh token is not valid.") }
+        let (record, user, login) = (renewal.record, renewal.person, renewal.login)
+        let authorization = login.authorization
+        let requested = login.requestedScope
+        let pair: RefreshTokenStore.TokenPair
+        if let renewed = renewal.pair {
+            pair = renewed
+        } else {
             // Someone used it first: a concurrent refresh within the grace window, or a copy.
             try await refuseReuse(record, context)
-            pair = try await platform.refreshTokens.renew(record, login, lifetimes: refreshLifetimes, spending: false)
+            pair = try await platform.refreshTokens.renewAgain(record, login, lifetimes: refreshLifetimes)
         }
-        guard let pair else { throw OAuthFailure(.invalidGrant, "The refresh token is not valid.") }
         var idToken: String?
         if requested.contains(.openID) {
             idToken = try await signIDToken(
@@ -65,29 +69,32 @@ extension TokenController {
         )
     }
 
-    /// The login a refresh token renews and its person, when the person may still log in, their
-    /// password is the one the login was made with, and the token and the login still stand.
-    private func checkStillValid(_ record: RefreshTokenRecord) async throws -> (Authorization, UserRecord) {
-        guard let user = try await platform.users.find(id: record.userId) else {
-            throw OAuthFailure(.invalidGrant, "The account of this login was deleted.")
-        }
-        if user.suspendedAt != nil {
+    /// The login a refresh token renews and its person, as the refresh's write read them, when the
+    /// person may still log in, their password is the one the login was made with, and the token
+    /// and the login still stand at `now`.
+    private static func checkStillValid(
+        _ record: RefreshTokenRecord,
+        _ person: UserRecord?,
+        _ authorization: Authorization?,
+        now: Int
+    ) throws -> (Authorization, UserRecord) {
+        guard let person else { throw OAuthFailure(.invalidGrant, "The account of this login was deleted.") }
+        if person.suspendedAt != nil {
             throw OAuthFailure(.invalidGrant, "The account of this login is suspended by the platform's administrators.")
         }
-        if user.passwordChangedAt > record.issuedAt {
+        if person.passwordChangedAt > record.issuedAt {
             throw OAuthFailure(.invalidGrant, "The password of this account was changed; log in again.")
         }
         if record.revokedAt != nil {
             throw OAuthFailure(.invalidGrant, "This login was ended on the platform (its refresh token was revoked); log in again.")
         }
-        guard record.expiresAt > platform.clock.now else {
+        guard record.expiresAt > now else {
             throw OAuthFailure(.invalidGrant, "This login lapsed after going unused too long; log in again.")
         }
-        guard let authorization = try await platform.authorizations.find(id: record.authorizationId), authorization.revokedAt == nil
-        else {
+        guard let authorization, authorization.revokedAt == nil else {
             throw OAuthFailure(.invalidGrant, "The app was removed from this account; log in again.")
         }
-        return (authorization, user)
+        return (authorization, person)
     }
 
     /// Answers a token that was used before: within the grace window it may be renewed again;

@@ -68,23 +68,59 @@ struct RefreshTokenStore: Sendable {
         try await insertPair(family: family, login, codeHash: codeHash, lifetimes, now: now, sql)
     }
 
-    /// The next pair of `record`'s family. With `spending`, `record` is marked rotated in the same
-    /// transaction, and `nil` comes back when another request rotated it first; so only one use
-    /// of a token is the first, even with several server processes, and a crash never spends a
-    /// token without giving its successor.
-    func renew(_ record: RefreshTokenRecord, _ login: Login, lifetimes: Lifetimes, spending: Bool) async throws -> TokenPair? {
+    /// What a refresh read, and what it stored, in the write that rotates its token.
+    struct Renewal: Sendable {
+        /// The token as the write found it.
+        let record: RefreshTokenRecord
+        /// The token's person, for an id_token.
+        let person: UserRecord
+        /// What the new pair carries over.
+        let login: Login
+        /// The successor pair; `nil` when the token had been rotated already (by a concurrent
+        /// refresh, or a copy used again), and nothing was stored.
+        let pair: TokenPair?
+    }
+
+    /// Renews the refresh token whose hash is `tokenHash` in one write transaction: the token, its
+    /// person and its login are read, `accept` checks them and says what the new pair carries
+    /// over (it throws to refuse, and nothing is written), and the token is rotated with its
+    /// successor stored. So a login revoked or a password changed cannot slip in between the
+    /// check and the rotation, and a refresh takes one turn at the writer and no read before it.
+    /// `nil` when no token has that hash. Only one use of a token rotates it, even with several
+    /// server processes; a crash never spends a token without storing its successor.
+    func renew(
+        tokenHash: String,
+        lifetimes: Lifetimes,
+        _ accept: @escaping @Sendable (RefreshTokenRecord, UserRecord?, Authorization?) throws -> (Login, UserRecord)
+    ) async throws -> Renewal? {
         let now = clock.now
         return try await database.write { sql in
-            if spending {
-                let rotated = try await sql.raw(
-                    """
-                    UPDATE refresh_tokens SET rotated_at = \(bind: now)
-                    WHERE token_hash = \(bind: record.tokenHash) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash
-                    """
-                ).first()
-                guard rotated != nil else { return nil }
+            guard let record = try await Self.find(tokenHash: tokenHash, in: sql) else { return nil }
+            let (login, person) = try accept(
+                record,
+                try await UserStore.find(id: record.userId, in: sql),
+                try await AuthorizationStore.find(id: record.authorizationId, in: sql)
+            )
+            var pair: TokenPair?
+            let rotated = try await sql.raw(
+                """
+                UPDATE refresh_tokens SET rotated_at = \(bind: now)
+                WHERE token_hash = \(bind: tokenHash) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash
+                """
+            ).first()
+            if rotated != nil {
+                pair = try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, sql)
             }
-            return try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, sql)
+            return Renewal(record: record, person: person, login: login, pair: pair)
+        }
+    }
+
+    /// The next pair of `record`'s family without rotating `record` (it was rotated already): for
+    /// a concurrent refresh of one token within the grace window.
+    func renewAgain(_ record: RefreshTokenRecord, _ login: Login, lifetimes: Lifetimes) async throws -> TokenPair {
+        let now = clock.now
+        return try await database.write { sql in
+            try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, sql)
         }
     }
 
@@ -126,10 +162,13 @@ struct RefreshTokenStore: Sendable {
 
     /// The stored record of a token by its hash, whatever its state.
     func find(tokenHash: String) async throws -> RefreshTokenRecord? {
-        try await database.read { sql in
-            try await sql.raw("SELECT * FROM refresh_tokens WHERE token_hash = \(bind: tokenHash)")
-                .first(decoding: RefreshTokenRecord.self, with: .snakeCase)
-        }
+        try await database.read { sql in try await Self.find(tokenHash: tokenHash, in: sql) }
+    }
+
+    /// The stored record of a token by its hash, as the caller's transaction sees it.
+    static func find(tokenHash: String, in sql: any SQLDatabase) async throws -> RefreshTokenRecord? {
+        try await sql.raw("SELECT * FROM refresh_tokens WHERE token_hash = \(bind: tokenHash)")
+            .first(decoding: RefreshTokenRecord.self, with: .snakeCase)
     }
 
     /// Revokes every refresh token of a family and every access token issued with them.
