@@ -107,17 +107,13 @@ struct RefreshTokenTests {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let pkce = PKCEPair.make()
-            guard case .code(let code, _) = try await server.authorize(server.browser(), app, scope: [.publicProfile], pkce: pkce) else {
-                Issue.record("the dialog gave no code")
-                return
-            }
-            let (status, first) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
+            let (code, verifier) = try await server.authorizedCode(app, scope: [.publicProfile])
+            let (status, first) = try await server.exchange(code: code, app: app, verifier: verifier)
             #expect(status == .ok)
             let (renewStatus, renewed) = try await server.refresh(try #require(first["refresh_token"] as? String), app: app)
             #expect(renewStatus == .ok)
 
-            let (replayStatus, replay) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
+            let (replayStatus, replay) = try await server.exchange(code: code, app: app, verifier: verifier)
             #expect(replayStatus == .badRequest && replay["error"] as? String == "invalid_grant")
             for (name, token) in [("first", first["access_token"]), ("renewed", renewed["access_token"])] {
                 let (meStatus, _) = try await server.graph("/me", token: try #require(token as? String))
@@ -133,15 +129,11 @@ struct RefreshTokenTests {
         try await withLiveServer(engine) { server in
             _ = try await server.makeUser()
             let app = try await server.makeApp()
-            let pkce = PKCEPair.make()
-            guard case .code(let code, _) = try await server.authorize(server.browser(), app, scope: [.publicProfile], pkce: pkce) else {
-                Issue.record("the dialog gave no code")
-                return
-            }
+            let (code, verifier) = try await server.authorizedCode(app, scope: [.publicProfile])
             let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        let (status, json) = try await server.exchange(code: code, app: app, verifier: pkce.verifier)
+                        let (status, json) = try await server.exchange(code: code, app: app, verifier: verifier)
                         return (status, json["access_token"] as? String, json["refresh_token"] as? String)
                     }
                 }
@@ -305,12 +297,18 @@ extension LiveServer {
         untick: [Permission] = [],
         secret: String? = nil
     ) async throws -> [String: Any] {
+        let (code, verifier) = try await authorizedCode(app, scope: scope, untick: untick)
+        let (status, json) = try await exchange(code: code, app: app, verifier: verifier, secret: secret)
+        #expect(status == .ok)
+        return json
+    }
+
+    /// A code from the dialog (with PKCE) and its verifier, not exchanged yet.
+    func authorizedCode(_ app: TestApp, scope: [Permission], untick: [Permission] = []) async throws -> (code: String, verifier: String) {
         let pkce = PKCEPair.make()
         let response = try await authorize(browser(), app, scope: scope, untick: untick, pkce: pkce)
         guard case .code(let code, _) = response else { throw BrowserError.noRedirect(0) }
-        let (status, json) = try await exchange(code: code, app: app, verifier: pkce.verifier, secret: secret)
-        #expect(status == .ok)
-        return json
+        return (code, pkce.verifier)
     }
 
     /// `grant_type=refresh_token` at the token endpoint.
