@@ -150,6 +150,44 @@ struct RefreshTokenTests {
         }
     }
 
+    @Test("8 refreshes while the person removes the app: whatever they were answered, no token works afterwards", arguments: TestEngine.enabled)
+    func refreshesRacingRemoval(engine: TestEngine) async throws {
+        try await withLiveServer(engine) { server in
+            _ = try await server.makeUser()
+            let app = try await server.makeApp()
+            var refreshTokens: [String] = []
+            for _ in 0..<8 {
+                refreshTokens.append(try #require(try await server.loginResponse(app, scope: [.publicProfile])["refresh_token"] as? String))
+            }
+            let remover = try #require(try await server.loginResponse(app, scope: [.publicProfile])["access_token"] as? String)
+            typealias Answer = (status: HTTPResponse.Status, error: String?, access: String?, refresh: String?)
+            let answers = try await withThrowingTaskGroup(of: Answer?.self) { group in
+                for token in refreshTokens {
+                    group.addTask {
+                        let (status, json) = try await server.refresh(token, app: app)
+                        return (status, json["error"] as? String, json["access_token"] as? String, json["refresh_token"] as? String)
+                    }
+                }
+                group.addTask {
+                    let (status, _) = try await server.graph("/me/permissions", token: remover, method: .delete)
+                    #expect(status == .ok, "the app is removed")
+                    return nil
+                }
+                return try await group.reduce(into: [Answer]()) { if let answer = $1 { $0.append(answer) } }
+            }
+            #expect(answers.allSatisfy { $0.status == .ok || $0.error == "invalid_grant" }, "\(answers.map(\.status))")
+            for answer in answers where answer.status == .ok {
+                let (meStatus, _) = try await server.graph("/me", token: answer.access)
+                #expect(meStatus != .ok, "an access token a refresh issued around the removal does not work")
+                let (refreshStatus, _) = try await server.refresh(try #require(answer.refresh), app: app)
+                #expect(refreshStatus == .badRequest, "nor does its refresh token")
+            }
+            for token in refreshTokens {
+                #expect(try await server.refresh(token, app: app).0 == .badRequest)
+            }
+        }
+    }
+
     @Test("concurrent refreshes of one token within the grace window all succeed", arguments: TestEngine.enabled)
     func concurrentRefreshes(engine: TestEngine) async throws {
         try await withLiveServer(engine) { server in
