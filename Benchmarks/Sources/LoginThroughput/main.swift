@@ -77,7 +77,7 @@ let (refreshes, _) = try await throughput {
     token = try await login.refresh(token)
     return 1
 }
-try await client.shutdown()
+try await client.shutdown().get()
 
 let ratio = logins / bcrypt
 print("")

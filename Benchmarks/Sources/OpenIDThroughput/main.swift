@@ -13,7 +13,9 @@
 // The load generator shares the two cores with the server, so requests per second understate the
 // server. The target compares CPU time: the server's CPU per code exchange (read from /proc for
 // SERVER-PID) against this process's CPU per bare signature — an exchange should cost little more
-// than its signature. Prints both rates, both CPU costs and the ratio; exits 1 below 70%.
+// than its signature. Prints both rates, both CPU costs and the ratio, and where the median round's
+// exchanges spent the server's CPU by kind of thread (event loops, workers, SQLite writer, readers);
+// exits 1 below 70%.
 //
 // With --rates-only (for peer.py, which drives another OpenID Connect server with it too) it skips
 // the bare signing, prints one JSON object of rates and CPU costs, and exits 0; --authorize,
@@ -81,6 +83,7 @@ var signingRates: [Double] = []
 var signingCPUs: [Double] = []
 var exchangeRates: [Double] = []
 var exchangeCPUs: [Double] = []
+var exchangeThreads: [[ThreadCPU.Kind: Double]] = []
 var refreshTokens: [String] = []
 for round in 1...3 {
     if !ratesOnly {
@@ -101,8 +104,10 @@ for round in 1...3 {
     }
     let codes = try await endpoint.codes(max(Int((signingRates.first ?? 0) * 2), concurrency * 100), concurrency: concurrency)
     let serverBefore = ProcessCPU.of(serverPID)
+    let threadsBefore = ThreadCPU.sample(serverPID)
     let (rate, tokens) = try await endpoint.exchange(codes, concurrency: concurrency)
     let cpu = (ProcessCPU.of(serverPID) - serverBefore) / Double(codes.count)
+    exchangeThreads.append(ThreadCPU.used(from: threadsBefore, to: ThreadCPU.sample(serverPID)).mapValues { $0 / Double(codes.count) })
     exchangeRates.append(rate)
     exchangeCPUs.append(cpu)
     refreshTokens = tokens
@@ -117,7 +122,7 @@ FileHandle.standardError.write(Data("==> refresh grants: \(concurrency) families
 let serverBefore = ProcessCPU.of(serverPID)
 let (refreshRate, refreshes) = try await endpoint.refresh(Array(refreshTokens.prefix(concurrency)), seconds: seconds)
 let refreshCPU = (ProcessCPU.of(serverPID) - serverBefore) / Double(refreshes)
-try await client.shutdown()
+try await client.shutdown().get()
 
 let exchangeRate = exchangeRates.sorted()[1]
 let exchangeCPU = exchangeCPUs.sorted()[1]
@@ -144,4 +149,20 @@ row(
     String(format: "   signing is %.0f%% of it (CPU, median of the rounds)   target ≥ 70%% %@", ratio * 100, ratio >= target ? "✓" : "✗ MISSED")
 )
 row("refresh grant (rotation, new access token)", refreshRate, refreshCPU)
+// Where the median round's exchanges spent the server's CPU, by kind of thread: the signature is
+// the workers' share, the rest is what an exchange costs beyond it.
+let medianRound = exchangeCPUs.indices.sorted { exchangeCPUs[$0] < exchangeCPUs[$1] }[1]
+print("\nserver CPU per code exchange by thread (median round):")
+for kind in ThreadCPU.Kind.allCases {
+    let seconds = exchangeThreads[medianRound][kind] ?? 0
+    print("  " + kind.rawValue.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: "%8.0f µs", seconds * 1e6))
+}
+print(
+    String(
+        format: "  beyond the round's bare signature (%.0f µs): %.0f µs; the target needs it at most %.0f µs",
+        signingCPUs[medianRound] * 1e6,
+        (exchangeCPUs[medianRound] - signingCPUs[medianRound]) * 1e6,
+        (signingCPUs[medianRound] / target - signingCPUs[medianRound]) * 1e6
+    )
+)
 exit(ratio >= target ? 0 : 1)
