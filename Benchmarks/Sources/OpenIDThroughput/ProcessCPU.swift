@@ -13,13 +13,17 @@ enum ProcessCPU {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
-    /// Another process, from /proc/PID/stat (fields 14 and 15, in clock ticks).
+    /// Another process, from /proc/PID/stat.
     static func of(_ pid: Int32) -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return 0 }
+        fromStat("/proc/\(pid)/stat") ?? 0
+    }
+
+    /// The CPU time in a /proc `stat` file of a process or thread (fields 14 and 15, in clock
+    /// ticks), or `nil` when it cannot be read (the process or thread has ended).
+    static func fromStat(_ path: String) -> Double? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 

@@ -33,16 +33,12 @@ enum ThreadCPU {
     /// The CPU each live thread of `pid` has used so far.
     static func sample(_ pid: Int32) -> Sample {
         let tasks = "/proc/\(pid)/task"
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         var sample: Sample = [:]
         for thread in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
-            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
-                let name = try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
+            guard let name = try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8),
+                let seconds = ProcessCPU.fromStat("\(tasks)/\(thread)/stat")
             else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
-            sample[thread] = (Kind(threadName: name.trimmingCharacters(in: .whitespacesAndNewlines)), (user + system) / ticks)
+            sample[thread] = (Kind(threadName: name.trimmingCharacters(in: .whitespacesAndNewlines)), seconds)
         }
         return sample
     }
