@@ -69,6 +69,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .systemLibrary(name: "CSystemSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(
+            name: "WriterFloor",
+            dependencies: ["CSystemSQLite"]
+        ),
         .executableTarget(
             name: "BareHummingbird",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")]

@@ -5,7 +5,10 @@
    medians of 3 rounds: requests/s, p99 and server CPU per request; target /userinfo ≥ 90% of /me.
 2. The token endpoint, driven by Benchmarks/Sources/OpenIDThroughput (AsyncHTTPClient): code
    exchanges that sign an RS256 id_token per second next to bare RS256 signing with jwt-kit on the
-   same cores (target ≥ 70%), and refresh grants per second.
+   same cores (target ≥ 70%), and refresh grants per second. Where the server's CPU per exchange
+   went, by kind of thread, with the SQLite writer's next to the floor of its write: the same
+   statements through SQLite's C API alone (Benchmarks/Sources/WriterFloor), on a copy of the
+   benchmark's database.
 
 Exits non-zero when a target is missed.
 
@@ -14,6 +17,7 @@ Run from the repository root:  python3 Benchmarks/openid_throughput.py
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -38,6 +42,7 @@ def main():
     ensure_wrk()
     kinship = os.path.abspath(options.kinship) if options.kinship else release_binary("kinship")
     driver = release_binary("OpenIDThroughput", package_path="Benchmarks")
+    writer_floor = release_binary("WriterFloor", package_path="Benchmarks")
     folder = tempfile.mkdtemp(prefix="kinship-bench-oidc-")
     database = os.path.join(folder, "kinship.sqlite")
     unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000")
@@ -57,6 +62,7 @@ def main():
         if "code=" not in first:
             raise SystemExit("the first consent gave no code: " + first)
         jar = next(handler.cookiejar for handler in browser.opener.handlers if hasattr(handler, "cookiejar"))
+        floor = writer_floor_us(writer_floor, database, app_id, folder)
         cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
 
         demo_id, _ = demo_credentials(banner)
@@ -68,7 +74,7 @@ def main():
         }
         alternate(routes, runs, options.rounds, options.seconds)
         token_endpoint = subprocess.run([driver, base, app_id, redirect_uri, cookie, str(server.pid), str(options.seconds),
-                                         str(options.concurrency)])
+                                         str(options.concurrency), "--writer-floor-us", str(floor)])
     finally:
         stop(server)
 
@@ -82,6 +88,19 @@ def main():
         print(f"{label:36}{rate:>12,.0f}{p99:>11.2f} ms{cpu:>10.1f} µs/req")
     print(f"ratio /userinfo ÷ /me: {ratio:.0%}   target ≥ 90% {'✓' if ratio >= 0.9 else '✗ MISSED'}")
     return 0 if ratio >= 0.9 and token_endpoint.returncode == 0 else 1
+
+
+def writer_floor_us(writer_floor, database, app_id, folder):
+    """The CPU of an exchange's write through SQLite alone, on a copy of the server's database (its
+    schema, and the app's login the exchanges use), in µs."""
+    copy = os.path.join(folder, "writer-floor.sqlite")
+    with sqlite3.connect(database) as source:
+        source.execute("VACUUM INTO ?", (copy,))
+    print("==> the SQLite floor of an exchange's write (WriterFloor, a copy of the database)", flush=True)
+    answer = subprocess.run([writer_floor, copy, app_id], capture_output=True, text=True)
+    if answer.returncode != 0:
+        raise SystemExit("WriterFloor failed: " + answer.stderr.strip())
+    return json.loads(answer.stdout)["write_cpu_us"]
 
 
 if __name__ == "__main__":

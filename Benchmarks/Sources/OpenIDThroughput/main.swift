@@ -22,8 +22,11 @@
 // --token, --scope and --prompt name the other server's endpoints, the scope to ask for and the
 // prompt to send (none: an empty one); --continue sends glewlwyd's g_continue.
 //
+// --writer-floor-us gives WriterFloor's figure, printed beside the SQLite writer's CPU.
+//
 // Usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]
 //        [--authorize PATH] [--token PATH] [--scope SCOPE] [--prompt PROMPT] [--continue] [--rates-only]
+//        [--writer-floor-us MICROSECONDS]
 import AsyncHTTPClient
 import Foundation
 
@@ -48,6 +51,7 @@ guard positional.count >= 5, let serverPID = Int32(positional[4]) else {
             """
             usage: OpenIDThroughput BASE-URL CLIENT-ID REDIRECT-URI SESSION-COOKIE SERVER-PID [SECONDS=10] [CONCURRENCY=16]
                    [--authorize PATH] [--token PATH] [--scope SCOPE] [--prompt PROMPT] [--continue] [--rates-only]
+                   [--writer-floor-us MICROSECONDS]
 
             """.utf8
         )
@@ -56,6 +60,8 @@ guard positional.count >= 5, let serverPID = Int32(positional[4]) else {
 }
 let seconds = positional.count > 5 ? Int(positional[5]) ?? 10 : 10
 let concurrency = positional.count > 6 ? Int(positional[6]) ?? 16 : 16
+/// CPU per exchange's write through SQLite alone (µs), measured by WriterFloor, shown beside the writer's.
+let writerFloor = options["writer-floor-us"].flatMap(Double.init)
 let target = 0.70
 
 var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(60)))
@@ -155,7 +161,8 @@ let medianRound = exchangeCPUs.indices.sorted { exchangeCPUs[$0] < exchangeCPUs[
 print("\nserver CPU per code exchange by thread (median round):")
 for kind in ThreadCPU.Kind.allCases {
     let seconds = exchangeThreads[medianRound][kind] ?? 0
-    print("  " + kind.rawValue.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: "%8.0f µs", seconds * 1e6))
+    let floor = kind == .writer ? writerFloor.map { String(format: "   (SQLite alone, the same statements: %.0f µs)", $0) } ?? "" : ""
+    print("  " + kind.rawValue.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: "%8.0f µs", seconds * 1e6) + floor)
 }
 print(
     String(
