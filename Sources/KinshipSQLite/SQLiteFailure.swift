@@ -13,6 +13,8 @@ package enum SQLiteFailure: Error, CustomStringConvertible, Equatable {
     case severalStatements
     /// A row was asked for a column the query did not return.
     case missingColumn(String)
+    /// A row's column (counted from 1) held a value of another kind than the reader expected.
+    case unexpectedValue(column: Int, expected: String)
 
     /// SQLite's primary result code (`SQLITE_BUSY` for `SQLITE_BUSY_TIMEOUT`, …), or `nil` for a misuse.
     package var primaryCode: Int32? {
@@ -33,6 +35,7 @@ package enum SQLiteFailure: Error, CustomStringConvertible, Equatable {
         case .usedAfterItsTurn: "An SQLite connection was used after the read or write it was lent to had ended."
         case .severalStatements: "An SQL call held several statements; send them one at a time."
         case .missingColumn(let column): "The query returned no column \(column)."
+        case .unexpectedValue(let column, let expected): "Column \(column) of the row did not hold \(expected): the query and its reader disagree."
         }
     }
 }

@@ -6,3 +6,15 @@ package enum SQLiteValue: Sendable, Equatable {
     case blob([UInt8])
     case null
 }
+
+extension SQLiteValue {
+    /// Text, or `NULL` for `nil`.
+    package init(_ text: String?) {
+        self = text.map { .text($0) } ?? .null
+    }
+
+    /// An integer, or `NULL` for `nil`.
+    package init(_ integer: Int?) {
+        self = integer.map { .integer(Int64($0)) } ?? .null
+    }
+}

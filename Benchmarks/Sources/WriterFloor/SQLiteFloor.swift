@@ -66,7 +66,6 @@ final class SQLiteFloor {
             try run(statements.findCode, [code])
             try run(statements.spendCode, [token.family, code])
             try run(statements.findAuthorization, [login.authorizationID])
-            try run(statements.permissions, [login.authorizationID])
             try run(statements.findPerson, [login.userID])
             try run(statements.insertAccessToken, [token.access, login.authorizationID, login.appID, login.userID, code, token.family])
             try run(statements.insertRefreshToken, [token.refresh, token.family, login.authorizationID, login.appID, login.userID])
@@ -83,19 +82,38 @@ final class SQLiteFloor {
     }
 
     /// The statements of `RedemptionStore.redeemCode` for a public app's `openid` exchange, as the
-    /// server's stores write them (CodeStore, AuthorizationStore, UserStore, RefreshTokenStore).
+    /// server writes them on SQLite (`SQLiteTokenTables`).
     private struct ExchangeStatements {
-        let begin, findCode, spendCode, findAuthorization, permissions, findPerson, insertAccessToken, insertRefreshToken, commit: OpaquePointer
+        let begin, findCode, spendCode, findAuthorization, findPerson, insertAccessToken, insertRefreshToken, commit: OpaquePointer
 
         init(_ floor: SQLiteFloor) throws {
             begin = try floor.prepare("BEGIN IMMEDIATE")
-            findCode = try floor.prepare("SELECT * FROM authorization_codes WHERE code_hash = ?")
+            findCode = try floor.prepare(
+                """
+                SELECT code_hash, authorization_id, app_id, user_id, redirect_uri, code_challenge, created_at, expires_at, used_at, nonce,
+                    requested_scope, auth_time
+                FROM authorization_codes WHERE code_hash = ?
+                """
+            )
             spendCode = try floor.prepare(
                 "UPDATE authorization_codes SET used_at = 5, refresh_family_id = ? WHERE code_hash = ? AND used_at IS NULL RETURNING code_hash"
             )
-            findAuthorization = try floor.prepare("SELECT * FROM authorizations WHERE id = ?")
-            permissions = try floor.prepare("SELECT permission, status FROM authorization_permissions WHERE authorization_id = ?")
-            findPerson = try floor.prepare("SELECT * FROM users WHERE id = ?")
+            findAuthorization = try floor.prepare(
+                """
+                SELECT authorizations.id, authorizations.user_id, authorizations.app_id, authorizations.created_at,
+                    authorizations.revoked_at, authorization_permissions.permission, authorization_permissions.status
+                FROM authorizations
+                LEFT JOIN authorization_permissions ON authorization_permissions.authorization_id = authorizations.id
+                WHERE authorizations.id = ?
+                """
+            )
+            findPerson = try floor.prepare(
+                """
+                SELECT id, name, first_name, middle_name, last_name, username, email, password_hash, gender, locale, birthday, hometown,
+                    location, password_changed_at, created_at, findable_by_email, is_admin, suspended_at
+                FROM users WHERE id = ?
+                """
+            )
             insertAccessToken = try floor.prepare(
                 """
                 INSERT INTO access_tokens (token_hash, authorization_id, app_id, user_id, lifetime, code_hash, issued_at, expires_at,

@@ -2,12 +2,13 @@
 // it on a copy of the benchmark's database before the server is measured).
 //
 // An exchange by a public app asking for `openid` is one write transaction in `kinship serve`
-// (RedemptionStore): read the code, spend it, read the login, its permissions and the person,
-// store an access token and a refresh token. Here those same statements run through SQLite's C
-// API with nothing around them — prepared once, every column of every row read, one BEGIN
-// IMMEDIATE … COMMIT per exchange, WAL with synchronous=NORMAL as the server's writer opens it —
-// so the server's writer thread can be compared with what SQLite itself takes. Codes and tokens
-// are made before the clock starts; times are literals where the server binds them.
+// (RedemptionStore, with SQLiteTokenTables' statements): read the code, spend it, read the login
+// with its permissions and the person, store an access token and a refresh token. Here those same
+// statements run through SQLite's C API with nothing around them — prepared once, every column of
+// every row read, one BEGIN IMMEDIATE … COMMIT per exchange, WAL with synchronous=NORMAL as the
+// server's writer opens it — so the server's writer thread can be compared with what SQLite itself
+// takes. Codes and tokens are made before the clock starts; times are literals where the server
+// binds them.
 //
 // Prints {"write_cpu_us": N} (this process's CPU per exchange); exits 1 with SQLite's message when
 // a statement fails.

@@ -89,6 +89,25 @@ public final class Database: Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction with the token tables (``TokenTables``): committed when
+    /// it returns, rolled back when it throws. On SQLite the statements run straight on SQLite's C
+    /// API (``SQLiteTokenTables``); on PostgreSQL through SQLKit, as every other write.
+    ///
+    /// - Throws: ``DatabaseUnavailable`` when the database cannot be reached or stays busy; any
+    ///   error `body` throws.
+    func writeTokens<Result: Sendable>(_ body: @escaping @Sendable (any TokenTables) async throws -> Result) async throws -> Result {
+        switch backend {
+        case .sqlite(let pool):
+            do {
+                return try await pool.write { connection in try await body(SQLiteTokenTables(connection: connection, log: statementLog)) }
+            } catch {
+                throw DatabaseUnavailable(error) ?? error
+            }
+        case .postgres:
+            return try await write { sql in try await body(SQLKitTokenTables(sql: sql)) }
+        }
+    }
+
     /// How many uses waited for a connection, by pool, since the database was opened: on SQLite
     /// writes waiting for the writer and reads for a reader. PostgreSQL's pool (AsyncKit's) does
     /// not tell; its waits show as latency.

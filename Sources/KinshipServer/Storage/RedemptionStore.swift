@@ -1,5 +1,4 @@
 import KinshipCore
-import SQLKit
 
 /// What a finished login leaves for the app to exchange once: an authorization code or an approved
 /// device code, by the hash the database keeps.
@@ -57,7 +56,7 @@ struct RedemptionStore: Sendable {
     /// Spends the grant and stores its tokens, or answers why not.
     func redeem(_ request: Request) async throws -> Outcome {
         let now = clock.now
-        return try await database.write { sql in try await Self.redeem(request, now: now, in: sql) }
+        return try await database.writeTokens { tables in try await Self.redeem(request, now: now, in: tables) }
     }
 
     /// Exchanges the authorization code whose hash is `codeHash`, reading it in the same write
@@ -70,26 +69,26 @@ struct RedemptionStore: Sendable {
         _ accept: @escaping @Sendable (AuthorizationCodeRecord) throws -> Request
     ) async throws -> (record: AuthorizationCodeRecord, outcome: Outcome)? {
         let now = clock.now
-        return try await database.write { sql in
-            guard let record = try await CodeStore.find(codeHash: codeHash, in: sql) else { return nil }
-            return (record, try await Self.redeem(try accept(record), now: now, in: sql))
+        return try await database.writeTokens { tables in
+            guard let record = try await tables.code(hash: codeHash) else { return nil }
+            return (record, try await Self.redeem(try accept(record), now: now, in: tables))
         }
     }
 
-    private static func redeem(_ request: Request, now: Int, in sql: any SQLDatabase) async throws -> Outcome {
+    private static func redeem(_ request: Request, now: Int, in tables: any TokenTables) async throws -> Outcome {
         let family = request.refreshes ? RefreshTokenStore.newFamily() : nil
         let spent =
             switch request.grant {
-            case .code(let hash): try await CodeStore.spend(codeHash: hash, refreshFamily: family, now: now, in: sql)
-            case .deviceCode(let hash): try await DeviceCodeStore.spend(deviceCodeHash: hash, in: sql)
+            case .code(let hash): try await tables.spendCode(hash: hash, refreshFamily: family, now: now)
+            case .deviceCode(let hash): try await tables.spendDeviceCode(hash: hash)
             }
         guard spent else { return .alreadySpent }
-        guard let authorization = try await AuthorizationStore.find(id: request.authorizationID, in: sql),
+        guard let authorization = try await tables.authorization(id: request.authorizationID),
             authorization.revokedAt == nil
         else { return .loginGone }
         var person: UserRecord?
         if request.readsPerson {
-            guard let user = try await UserStore.find(id: authorization.userID, in: sql) else { return .loginGone }
+            guard let user = try await tables.person(id: authorization.userID) else { return .loginGone }
             person = user
         }
         if let family {
@@ -99,7 +98,7 @@ struct RedemptionStore: Sendable {
                 codeHash: request.grant.hash,
                 lifetimes: request.lifetimes,
                 now: now,
-                in: sql
+                in: tables
             )
             return .redeemed(
                 .init(authorization: authorization, accessToken: pair.accessToken, refreshToken: pair.refreshToken, person: person)
@@ -113,7 +112,7 @@ struct RedemptionStore: Sendable {
             refreshFamily: nil,
             now: now
         )
-        try await record.insert(into: sql)
+        try await tables.insert(record)
         return .redeemed(.init(authorization: authorization, accessToken: accessToken, refreshToken: nil, person: person))
     }
 }

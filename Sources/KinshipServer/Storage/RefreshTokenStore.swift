@@ -21,6 +21,45 @@ struct RefreshTokenRecord: Decodable, Sendable {
     var requested: [Permission] { Permission.list(fromScope: requestedScope ?? "") }
 }
 
+extension RefreshTokenRecord {
+    /// A new refresh token of `family` for a login, and the record that keeps only its hash.
+    static func make(
+        family: String,
+        _ login: RefreshTokenStore.Login,
+        seconds: Int,
+        now: Int
+    ) -> (token: String, record: RefreshTokenRecord) {
+        let token = Secrets.generate(prefix: "krt_")
+        let authorization = login.authorization
+        let record = RefreshTokenRecord(
+            tokenHash: Secrets.hash(token),
+            familyId: family,
+            authorizationId: authorization.id,
+            appId: authorization.appID,
+            userId: authorization.userID,
+            requestedScope: Permission.scope(of: login.requestedScope),
+            authTime: login.authTime,
+            issuedAt: now,
+            expiresAt: now + seconds,
+            rotatedAt: nil,
+            revokedAt: nil
+        )
+        return (token, record)
+    }
+
+    /// Stores a new record (not rotated, not revoked).
+    func insert(into sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO refresh_tokens (token_hash, family_id, authorization_id, app_id, user_id, requested_scope, auth_time,
+                issued_at, expires_at)
+            VALUES (\(bind: tokenHash), \(bind: familyId), \(bind: authorizationId), \(bind: appId), \(bind: userId),
+                \(bind: requestedScope), \(bind: authTime), \(bind: issuedAt), \(bind: expiresAt))
+            """
+        ).run()
+    }
+}
+
 /// Refresh tokens (RFC 6749 §6 with RFC 9700 §4.14): stored hashed, rotated on every use, a family
 /// revoked as a whole when a rotated token comes back.
 struct RefreshTokenStore: Sendable {
@@ -61,11 +100,11 @@ struct RefreshTokenStore: Sendable {
         codeHash: String,
         lifetimes: Lifetimes,
         now: Int,
-        in sql: any SQLDatabase
+        in tables: any TokenTables
     ) async throws
         -> TokenPair
     {
-        try await insertPair(family: family, login, codeHash: codeHash, lifetimes, now: now, sql)
+        try await insertPair(family: family, login, codeHash: codeHash, lifetimes, now: now, tables)
     }
 
     /// What a refresh read, and what it stored, in the write that rotates its token.
@@ -94,22 +133,16 @@ struct RefreshTokenStore: Sendable {
         _ accept: @escaping @Sendable (RefreshTokenRecord, UserRecord?, Authorization?) throws -> (Login, UserRecord)
     ) async throws -> Renewal? {
         let now = clock.now
-        return try await database.write { sql in
-            guard let record = try await Self.find(tokenHash: tokenHash, in: sql) else { return nil }
+        return try await database.writeTokens { tables in
+            guard let record = try await tables.refreshToken(hash: tokenHash) else { return nil }
             let (login, person) = try accept(
                 record,
-                try await UserStore.find(id: record.userId, in: sql),
-                try await AuthorizationStore.find(id: record.authorizationId, in: sql)
+                try await tables.person(id: record.userId),
+                try await tables.authorization(id: record.authorizationId)
             )
             var pair: TokenPair?
-            let rotated = try await sql.raw(
-                """
-                UPDATE refresh_tokens SET rotated_at = \(bind: now)
-                WHERE token_hash = \(bind: tokenHash) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash
-                """
-            ).first()
-            if rotated != nil {
-                pair = try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, sql)
+            if try await tables.rotateRefreshToken(hash: tokenHash, now: now) {
+                pair = try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, tables)
             }
             return Renewal(record: record, person: person, login: login, pair: pair)
         }
@@ -119,8 +152,8 @@ struct RefreshTokenStore: Sendable {
     /// a concurrent refresh of one token within the grace window.
     func renewAgain(_ record: RefreshTokenRecord, _ login: Login, lifetimes: Lifetimes) async throws -> TokenPair {
         let now = clock.now
-        return try await database.write { sql in
-            try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, sql)
+        return try await database.writeTokens { tables in
+            try await Self.insertPair(family: record.familyId, login, codeHash: nil, lifetimes, now: now, tables)
         }
     }
 
@@ -130,9 +163,9 @@ struct RefreshTokenStore: Sendable {
         codeHash: String?,
         _ lifetimes: Lifetimes,
         now: Int,
-        _ sql: any SQLDatabase
+        _ tables: any TokenTables
     ) async throws -> TokenPair {
-        let (accessToken, record) = AccessTokenRecord.make(
+        let (accessToken, access) = AccessTokenRecord.make(
             for: login.authorization,
             lifetime: .short,
             seconds: lifetimes.accessToken,
@@ -140,18 +173,9 @@ struct RefreshTokenStore: Sendable {
             refreshFamily: family,
             now: now
         )
-        try await record.insert(into: sql)
-        let refreshToken = Secrets.generate(prefix: "krt_")
-        let authorization = login.authorization
-        try await sql.raw(
-            """
-            INSERT INTO refresh_tokens (token_hash, family_id, authorization_id, app_id, user_id, requested_scope, auth_time,
-                issued_at, expires_at)
-            VALUES (\(bind: Secrets.hash(refreshToken)), \(bind: family), \(bind: authorization.id), \(bind: authorization.appID),
-                \(bind: authorization.userID), \(bind: Permission.scope(of: login.requestedScope)), \(bind: login.authTime), \(bind: now),
-                \(bind: now + lifetimes.refreshToken))
-            """
-        ).run()
+        try await tables.insert(access)
+        let (refreshToken, refresh) = RefreshTokenRecord.make(family: family, login, seconds: lifetimes.refreshToken, now: now)
+        try await tables.insert(refresh)
         return TokenPair(accessToken: accessToken, refreshToken: refreshToken)
     }
 
@@ -169,6 +193,17 @@ struct RefreshTokenStore: Sendable {
     static func find(tokenHash: String, in sql: any SQLDatabase) async throws -> RefreshTokenRecord? {
         try await sql.raw("SELECT * FROM refresh_tokens WHERE token_hash = \(bind: tokenHash)")
             .first(decoding: RefreshTokenRecord.self, with: .snakeCase)
+    }
+
+    /// Marks the token rotated, in the caller's write transaction; `false` when it was rotated or
+    /// revoked already. Only one use of a token rotates it, even with several server processes.
+    static func rotate(tokenHash: String, now: Int, in sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            """
+            UPDATE refresh_tokens SET rotated_at = \(bind: now)
+            WHERE token_hash = \(bind: tokenHash) AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash
+            """
+        ).first() != nil
     }
 
     /// Revokes every refresh token of a family and every access token issued with them.

@@ -43,13 +43,22 @@ final class SQLiteConnectionPool: Sendable {
         func transaction<Result>(
             beginning begin: String,
             logger: Logger,
-            _ body: (any SQLDatabase) async throws -> Result
+            _ body: (SQLiteTurnDatabase) async throws -> Result
         ) async throws -> Result {
             try await thread.run {
                 let turn = SQLiteTurnDatabase.Turn()
                 defer { turn.end() }
                 let sql = SQLiteTurnDatabase(handle: handle, thread: thread, turn: turn, logger: logger)
-                return try await sql.transaction(beginning: begin, body)
+                try sql.run(begin, [])
+                do {
+                    let result = try await body(sql)
+                    try sql.run("COMMIT", [])
+                    return result
+                } catch {
+                    // After a failed COMMIT the transaction may be gone already; the ROLLBACK then fails harmlessly.
+                    try? sql.run("ROLLBACK", [])
+                    throw error
+                }
             }
         }
 
@@ -118,7 +127,7 @@ final class SQLiteConnectionPool: Sendable {
             guard !isClosed.load(ordering: .acquiring) else { throw SQLiteFailure.closed }
             let reader = idleReaders.withLockedValue { $0.removeLast() }
             defer { idleReaders.withLockedValue { $0.append(reader) } }
-            return try await reader.transaction(beginning: "BEGIN", logger: logger, body)
+            return try await reader.transaction(beginning: "BEGIN", logger: logger) { try await body($0) }
         }
     }
 
@@ -127,7 +136,7 @@ final class SQLiteConnectionPool: Sendable {
     ///
     /// - Throws: ``SQLiteFailure`` when SQLite fails (``SQLiteFailure/isLocked`` when another
     ///   process kept the file locked) or the pool is closed; any error `body` throws.
-    func write<Result>(_ body: (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func write<Result>(_ body: (SQLiteTurnDatabase) async throws -> Result) async throws -> Result {
         // The turn is waited for on the writer's thread: the write that ends hands the turn to the
         // next one there, and the thread runs it at once instead of sleeping until the waiting
         // task has come back to it from one of Swift's threads.

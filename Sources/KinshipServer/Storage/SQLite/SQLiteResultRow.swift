@@ -60,3 +60,16 @@ extension SQLiteValue {
         }
     }
 }
+
+extension SQLiteValue {
+    /// The value as SQLKit binds it, for a statement noted in a ``StatementLog``.
+    var encodable: any Encodable & Sendable {
+        switch self {
+        case .integer(let integer): Int(integer)
+        case .real(let real): real
+        case .text(let text): text
+        case .blob(let bytes): bytes
+        case .null: String?.none
+        }
+    }
+}
