@@ -18,9 +18,14 @@ enum JSONResponse {
     )
         -> Response
     {
+        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"server_error"}"#.utf8)
+        return make(json: ByteBuffer(bytes: data), status: status, headers: headers)
+    }
+
+    /// An answer whose JSON is written already.
+    static func make(json: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"server_error"}"#.utf8)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: json))
     }
 }

@@ -247,7 +247,7 @@ struct TokenController: Sendable {
     ) -> Response {
         let scope = ((openID ? [Permission.openID] : []) + authorization.granted).map(\.rawValue).joined(separator: " ")
         return JSONResponse.make(
-            TokenResponse(
+            json: TokenResponse(
                 accessToken: token,
                 expiresIn: seconds,
                 grantedScopes: authorization.granted,
@@ -256,7 +256,7 @@ struct TokenController: Sendable {
                 idToken: idToken,
                 refreshToken: refreshToken,
                 refreshTokenExpiresIn: configuration.refreshTokenLifetime
-            ),
+            ).json,
             headers: [.cacheControl: "no-store", .pragma: "no-cache"]
         )
     }
