@@ -30,6 +30,21 @@ struct JSONObjectWriter {
         buffer.writeString(String(value))
     }
 
+    /// Adds `"key":true` or `"key":false`.
+    mutating func member(_ key: StaticString, _ value: Bool) {
+        start(key)
+        buffer.writeStaticString(value ? "true" : "false")
+    }
+
+    /// Adds `"key":"value"` for a key known only at run time.
+    mutating func member(named key: String, _ value: String) {
+        if !isEmpty { buffer.writeInteger(UInt8(ascii: ",")) }
+        isEmpty = false
+        writeString(key)
+        buffer.writeInteger(UInt8(ascii: ":"))
+        writeString(value)
+    }
+
     /// Adds `"key":["value",…]`.
     mutating func member(_ key: StaticString, _ values: [String]) {
         start(key)
