@@ -106,11 +106,12 @@ public final class SigningKeys: Sendable {
         var changes = records.flatMap { [$0.activatesAt, $0.retiredAt, $0.retiredAt.map { $0 + publicationAfterRetirement }] }
             .compactMap { $0 }.filter { $0 > now }
         changes.append(now + Self.refreshInterval)
-        let signer = JWTKeyCollection(defaultJWTSerializer: DefaultJWTSerializer(jsonEncoder: IDTokenJSONEncoder()))
+        let signer = JWTKeyCollection()
         await signer.add(
             rsa: try Insecure.RSA.PrivateKey(backing: try unseal(signing)),
             digestAlgorithm: .sha256,
-            kid: JWKIdentifier(string: signing.kid)
+            kid: JWKIdentifier(string: signing.kid),
+            serializer: DefaultJWTSerializer(jsonEncoder: IDTokenJSONEncoder())
         )
         return Snapshot(
             signer: signer,

@@ -2,6 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import JWTKit
+import KinshipCore
 import Testing
 
 @testable import KinshipServer
@@ -83,13 +84,34 @@ struct IDTokenJSONEncoderTests {
     @Test("an id_token signed with it verifies with jwt-kit's defaults, claims intact")
     func verifies() async throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let signer = JWTKeyCollection(defaultJWTSerializer: DefaultJWTSerializer(jsonEncoder: IDTokenJSONEncoder()))
-        await signer.add(rsa: try Insecure.RSA.PrivateKey(backing: key), digestAlgorithm: .sha256, kid: "k1")
+        let signer = JWTKeyCollection()
+        await signer.add(
+            rsa: try Insecure.RSA.PrivateKey(backing: key),
+            digestAlgorithm: .sha256,
+            kid: "k1",
+            serializer: DefaultJWTSerializer(jsonEncoder: IDTokenJSONEncoder())
+        )
         let verifier = JWTKeyCollection()
         await verifier.add(rsa: try Insecure.RSA.PublicKey(backing: key.publicKey), digestAlgorithm: .sha256, kid: "k1")
         var token = Self.tokens[0]
         token.expiresAt = Int(Date().timeIntervalSince1970) + 600
         let signed = try await signer.sign(token, kid: "k1")
         #expect(try await verifier.verify(signed, as: IDToken.self) == token)
+        let payload = try #require(Base64URL.decode(String(signed.split(separator: ".")[1])))
+        #expect(payload == (try IDTokenJSONEncoder().encode(token)), "the claims were written by hand")
+    }
+
+    @Test("the server signs its id_tokens this way: slashes unescaped, as jwt-kit's encoder would not write them")
+    func serverSignsThisWay() async throws {
+        try await withLiveServer(.sqlite) { server in
+            _ = try await server.makeUser()
+            let app = try await server.makeApp()
+            let idToken = try #require(try await server.openIDLogin(app, scope: [.openID, .publicProfile])["id_token"] as? String)
+            let segments = try idToken.split(separator: ".").prefix(2).map { try #require(Base64URL.decode(String($0))) }
+            let (header, payload) = (String(decoding: segments[0], as: UTF8.self), String(decoding: segments[1], as: UTF8.self))
+            #expect(header.hasPrefix(#"{"alg":"RS256","kid":""#) && header.hasSuffix(#"","typ":"JWT"}"#))
+            #expect(payload.contains(#""iss":"http://127.0.0.1:"#) && payload.contains(#""picture":"http://127.0.0.1:"#))
+            #expect(!payload.contains(#"\/"#))
+        }
     }
 }
