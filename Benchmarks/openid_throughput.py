@@ -10,9 +10,12 @@
    statements through SQLite's C API alone (Benchmarks/Sources/WriterFloor), on a copy of the
    benchmark's database.
 
+--thread-scheduling batch runs the server with its event loops and SQLite threads under SCHED_BATCH
+(`kinship serve --thread-scheduling`); the default measures the server as it starts by default.
+
 Exits non-zero when a target is missed.
 
-Run from the repository root:  python3 Benchmarks/openid_throughput.py
+Run from the repository root:  python3 Benchmarks/openid_throughput.py [--thread-scheduling batch]
 """
 import argparse
 import json
@@ -37,6 +40,8 @@ def main():
     arguments.add_argument("--connections", type=int, default=64)
     arguments.add_argument("--concurrency", type=int, default=16, help="concurrent clients of the token endpoint")
     arguments.add_argument("--kinship", help="a built kinship executable (default: build it in release mode)")
+    arguments.add_argument("--thread-scheduling", choices=["inherited", "batch"], default="inherited",
+                           help="the server's --thread-scheduling (default: the server's default, inherited)")
     options = arguments.parse_args()
 
     ensure_wrk()
@@ -45,7 +50,8 @@ def main():
     writer_floor = release_binary("WriterFloor", package_path="Benchmarks")
     folder = tempfile.mkdtemp(prefix="kinship-bench-oidc-")
     database = os.path.join(folder, "kinship.sqlite")
-    unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000")
+    unlimited = ("--graph-calls-per-user", "100000000", "--graph-calls-per-app", "100000000",
+                 "--thread-scheduling", options.thread_scheduling)
     server, base, banner = start_server(kinship, database, folder, log_level="warning", extra=unlimited)
     runs = {"me": [], "userinfo": []}
     try:
@@ -81,7 +87,7 @@ def main():
     medians = {name: [statistics.median(run[column] for run in values) for column in range(3)] for name, values in runs.items()}
     ratio = medians["userinfo"][0] / medians["me"][0]
     print(f"\nUserInfo beside /me: {options.connections} connections, {options.rounds} rounds of {options.seconds} s, SQLite, "
-          f"wrk on the same {os.cpu_count()} cores")
+          f"wrk on the same {os.cpu_count()} cores, thread scheduling {options.thread_scheduling}")
     print(f"{'':36}{'requests/s':>12}{'p99 latency':>14}{'server CPU':>16}")
     for name, label in {"me": "GET /me?fields=id,name,email", "userinfo": "GET /userinfo (profile, email)"}.items():
         rate, p99, cpu = medians[name]

@@ -23,14 +23,16 @@ package final class SQLiteThread: @unchecked Sendable {
     /// The thread's identity, known once it runs.
     private var identity: pthread_t?
 
-    /// Starts the thread, named `name` (at most 15 bytes are shown) for debuggers and `top -H`.
-    package init(name: String) {
+    /// Starts the thread, named `name` (at most 15 bytes are shown) for debuggers and `top -H`;
+    /// `setUp` runs on it before its first job (to set how the kernel schedules it, say).
+    package init(name: String, setUp: @escaping @Sendable () -> Void = {}) {
         let thread = Thread { [self] in
             condition.lock()
             identity = pthread_self()
             condition.unlock()
             // Foundation hands a running thread's name to the kernel, which keeps 15 bytes of it.
             Thread.current.name = name
+            setUp()
             run()
         }
         thread.start()

@@ -33,16 +33,24 @@ public struct Platform: Sendable {
     ///   - clock: where the platform reads the time; the system clock unless a test moves its own.
     ///   - recordingStatements: keep every distinct SQL statement run, for
     ///     ``Database/recordedQueryPlans()``.
+    ///   - threadScheduling: how the kernel schedules the SQLite connections' threads (`kinship
+    ///     serve` batch-schedules them, with its event loops).
     public static func open(
         _ location: DatabaseLocation,
         bcryptCost: UInt8 = 12,
         clock: any WallClock = SystemClock(),
         recordingStatements: Bool = false,
+        threadScheduling: ThreadScheduling = .inherited,
         logger: Logger
     ) async throws -> Platform {
         let database: Database
         do {
-            database = try await Database.open(location, logger: logger, recordingStatements: recordingStatements)
+            database = try await Database.open(
+                location,
+                logger: logger,
+                recordingStatements: recordingStatements,
+                threadScheduling: threadScheduling
+            )
         } catch {
             throw PlatformError.cannotOpen(location.description, underlying: String(describing: error))
         }

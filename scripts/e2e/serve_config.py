@@ -12,6 +12,8 @@
   from the file holds.
 - Event loops: one per processor the server may run on (its CPU affinity), unless
   NIO_SINGLETON_GROUP_LOOP_COUNT says otherwise.
+- Thread scheduling: --thread-scheduling batch puts the event loops and the SQLite threads, and
+  only them, under SCHED_BATCH; by default every thread keeps the policy it started with.
 
     serve_config.py --kinship PATH --postgres URL
 """
@@ -81,6 +83,40 @@ def event_loops(kinship, folder):
         check(f"{name}: {expected} event loop thread(s)", threads == expected, threads)
         said = "Running one event loop per processor this process may run on" in open(server.log_path).read()
         check(f"{name}: the log says so only when the affinity chose the count", said == logs, said)
+
+
+def thread_policies(pid):
+    """{thread name: set of scheduling policies} of a running process."""
+    policies = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/comm") as file:
+            name = file.read().strip()
+        policies.setdefault(name, set()).add(os.sched_getscheduler(int(task)))
+    return policies
+
+
+def thread_scheduling(kinship, folder):
+    """--thread-scheduling batch: the event loops and the SQLite threads under SCHED_BATCH, the request
+    handlers' threads not; the default leaves every thread as it started; a typo is refused by name."""
+    for arguments, batched in ((("--thread-scheduling", "batch"), True), ((), False)):
+        server, _, _ = start_server(kinship, os.path.join(folder, "scheduling.sqlite"), folder, log_level="info", extra=arguments)
+        try:
+            policies = thread_policies(server.pid)
+        finally:
+            stop(server)
+        io = {name: policy for name, policy in policies.items() if name.startswith(("NIO-SGLTN-", "sqlite-"))}
+        others = {name: policy for name, policy in policies.items() if name not in io}
+        label = "with batch" if batched else "by default"
+        expected = {os.SCHED_BATCH if batched else os.SCHED_OTHER}
+        check(f"{label}: the event loops and the SQLite threads run under {'SCHED_BATCH' if batched else 'SCHED_OTHER'}",
+              len(io) >= 3 and all(policy == expected for policy in io.values()), policies)
+        check(f"{label}: every other thread keeps SCHED_OTHER", all(policy == {os.SCHED_OTHER} for policy in others.values()), others)
+        said = "Event loops and database threads scheduled" in open(server.log_path).read()
+        check(f"{label}: the log names the policy only when one was chosen", said == batched, said)
+    code, _, err = print_config(kinship, folder, ["--thread-scheduling", "fast"])
+    check("--thread-scheduling fast is refused with the values it takes", code != 0 and "inherited" in err and "batch" in err, err[-300:])
+    code, _, err = print_config(kinship, folder, environment={"KINSHIP_THREAD_SCHEDULING": "fast"})
+    check("KINSHIP_THREAD_SCHEDULING=fast is refused by name", code != 0 and "KINSHIP_THREAD_SCHEDULING" in err, err[-300:])
 
 
 def main():
@@ -179,6 +215,9 @@ def main():
 
     print("==> event loops follow the processors the server may run on", flush=True)
     event_loops(kinship, folder)
+
+    print("==> thread scheduling", flush=True)
+    thread_scheduling(kinship, folder)
 
     print(f"serve configuration: {len(check.results) - len(check.failed)} passed, {len(check.failed)} failed")
     sys.exit(1 if check.failed else 0)

@@ -34,13 +34,19 @@ public final class Database: Sendable {
     /// Opens the database: for SQLite the file (created when missing) and its connections, for
     /// PostgreSQL a pool that connects on first use.
     ///
-    /// - Parameter recordingStatements: keep every distinct statement run, for
-    ///   ``recordedQueryPlans()``.
-    public static func open(_ location: DatabaseLocation, logger: Logger, recordingStatements: Bool = false) async throws -> Database {
+    /// - Parameters:
+    ///   - recordingStatements: keep every distinct statement run, for ``recordedQueryPlans()``.
+    ///   - threadScheduling: how the kernel schedules the SQLite connections' threads.
+    public static func open(
+        _ location: DatabaseLocation,
+        logger: Logger,
+        recordingStatements: Bool = false,
+        threadScheduling: ThreadScheduling = .inherited
+    ) async throws -> Database {
         let log = recordingStatements ? StatementLog() : nil
         switch location {
         case .sqlite(let path):
-            let pool = try await SQLiteConnectionPool.open(path: path, readerCount: 4, logger: logger)
+            let pool = try await SQLiteConnectionPool.open(path: path, readerCount: 4, scheduling: threadScheduling, logger: logger)
             return Database(location: location, engine: .sqlite, backend: .sqlite(pool), statementLog: log)
         case .postgres(let configuration):
             let pool = PostgresConnectionPool(configuration: configuration, connectionsPerEventLoop: 4, logger: logger)

@@ -15,6 +15,8 @@ struct ResolvedServeSettings {
     /// The chat server `--chat` runs; `nil` without `--chat`.
     var supervisedChat: ChatServerSupervisor.Settings?
     var logLevel: Logger.Level
+    /// How the kernel schedules the event loops and the database threads.
+    var threadScheduling: ThreadScheduling
     /// Where to write the query plans of the statements served, on stopping.
     var explainQueries: String?
 
@@ -113,6 +115,11 @@ struct ResolvedServeSettings {
             throw SettingsError("\(settings.origin(of: "log_level")) is \(level); use trace, debug, info, notice, warning, error or critical.")
         }
         self.logLevel = logLevel
+        let scheduling = settings.string("thread_scheduling", default: ThreadScheduling.inherited.rawValue)
+        guard let threadScheduling = ThreadScheduling(rawValue: scheduling) else {
+            throw SettingsError("\(settings.origin(of: "thread_scheduling")) is \(scheduling); use inherited or batch.")
+        }
+        self.threadScheduling = threadScheduling
     }
 
     /// The SMTP settings, or `nil` when no SMTP host is set.

@@ -6,7 +6,7 @@ extension ServeCommand {
     /// Every setting's name: an option's name with `_` for `-` (`graph_calls_per_user`), also the
     /// config file's key and, upper-cased after `KINSHIP_`, the environment variable.
     static let settingKeys: Set<String> = [
-        "database", "host", "port", "public_url", "secret_file", "demo", "sample_app", "log_level",
+        "database", "host", "port", "public_url", "secret_file", "demo", "sample_app", "log_level", "thread_scheduling",
         "graph_calls_per_user", "graph_calls_per_app", "failed_logins_per_account", "failed_logins_per_address", "login_window",
         "signups_per_address", "token_cache_requests_per_minute", "device_starts_per_address", "device_entries_per_window",
         "device_entry_window", "reset_links_per_account", "reset_forms_per_address", "bcrypt_cost", "max_form_bytes",
@@ -35,6 +35,7 @@ extension ServeCommand {
         if demo { values["demo"] = ConfigValue(.bool(true), isSecret: false) }
         if withoutSampleApp { values["sample_app"] = ConfigValue(.bool(false), isSecret: false) }
         set("log_level", logLevel?.rawValue)
+        set("thread_scheduling", threadScheduling?.rawValue)
         set("graph_calls_per_user", limits.graphCallsPerUser)
         set("graph_calls_per_app", limits.graphCallsPerApp)
         set("failed_logins_per_account", limits.failedLoginsPerAccount)

@@ -49,6 +49,18 @@ struct ServeCommand: AsyncParsableCommand {
     var withoutSampleApp = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default: info).")
     var logLevel: Logger.Level?
+    @Option(
+        name: .customLong("thread-scheduling"),
+        help: ArgumentHelp(
+            "inherited or batch (default: inherited): how Linux schedules the event loops and the database threads.",
+            discussion: "batch (SCHED_BATCH) lets them wait for the running request handler's turn when they wake instead of "
+                + "preempting it: measured on 2 cores, a code exchange took 7-13% less CPU and refresh grants ran 10-18% faster, "
+                + "but while logins kept every core busy hashing passwords, light requests waited a few milliseconds more. "
+                + "inherited keeps the policy the process started with (the kernel's default, or systemd's CPUSchedulingPolicy=).",
+            valueName: "policy"
+        )
+    )
+    var threadScheduling: ThreadScheduling?
     @OptionGroup(title: "Limits") var limits: LimitOptions
     @OptionGroup(title: "Lifetimes") var lifetimes: LifetimeOptions
     @OptionGroup(title: "Connections and metrics") var connections: ConnectionOptions
@@ -86,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, logLevel: logLevel) }
         let logger = Logger(label: "kinship")
         ResolvedServeSettings.warnAboutUnknownVariables(in: environment, logger: logger)
+        await ThreadSchedulingReport.apply(resolved.threadScheduling, logger: logger)
         if let eventLoopSizing {
             logger.info(
                 "Running one event loop per processor this process may run on (its CPU affinity), fewer than the processors counted",
@@ -100,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.database,
             bcryptCost: configuration.bcryptCost,
             recordingStatements: resolved.explainQueries != nil,
+            threadScheduling: resolved.threadScheduling,
             logger: logger
         )
         let builtInApps = resolved.servesSampleApp ? [BuiltInApp.sample] : []

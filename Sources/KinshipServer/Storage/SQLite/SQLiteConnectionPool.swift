@@ -26,8 +26,8 @@ final class SQLiteConnectionPool: Sendable {
         let thread: SQLiteThread
 
         /// Opens the file on a new thread named `name`, runs `pragmas`, and keeps the thread.
-        static func open(path: String, name: String, pragmas: [String]) async throws -> Connection {
-            let thread = SQLiteThread(name: name)
+        static func open(path: String, name: String, pragmas: [String], scheduling: ThreadScheduling) async throws -> Connection {
+            let thread = SQLiteThread(name: name) { scheduling.applyToCurrentThread() }
             do {
                 let handle = try await thread.run {
                     try SQLiteHandle(path: path, busyTimeoutMilliseconds: Int32(busyTimeoutMilliseconds), pragmas: pragmas)
@@ -93,21 +93,23 @@ final class SQLiteConnectionPool: Sendable {
 
     /// Opens the file (created readable by its owner only when it does not exist yet), switches it
     /// to write-ahead logging, and opens the writer and `readerCount` readers.
-    static func open(path: String, readerCount: Int, logger: Logger) async throws -> SQLiteConnectionPool {
+    static func open(path: String, readerCount: Int, scheduling: ThreadScheduling, logger: Logger) async throws -> SQLiteConnectionPool {
         try SQLiteFile.createPrivately(at: path)
         var opened: [Connection] = []
         do {
             let writer = try await Connection.open(
                 path: path,
                 name: "sqlite-writer",
-                pragmas: ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"]
+                pragmas: ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"],
+                scheduling: scheduling
             )
             opened.append(writer)
             for number in 1...readerCount {
                 let reader = try await Connection.open(
                     path: path,
                     name: "sqlite-reader-\(number)",
-                    pragmas: ["PRAGMA foreign_keys = ON", "PRAGMA query_only = ON"]
+                    pragmas: ["PRAGMA foreign_keys = ON", "PRAGMA query_only = ON"],
+                    scheduling: scheduling
                 )
                 opened.append(reader)
             }
