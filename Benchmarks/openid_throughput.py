@@ -10,12 +10,12 @@
    statements through SQLite's C API alone (Benchmarks/Sources/WriterFloor), on a copy of the
    benchmark's database.
 
---thread-scheduling batch runs the server with its event loops and SQLite threads under SCHED_BATCH
-(`kinship serve --thread-scheduling`); the default measures the server as it starts by default.
+--thread-scheduling inherited runs the server with its event loops and SQLite threads left under the
+kernel's default policy instead of SCHED_BATCH (`kinship serve --thread-scheduling`).
 
 Exits non-zero when a target is missed.
 
-Run from the repository root:  python3 Benchmarks/openid_throughput.py [--thread-scheduling batch]
+Run from the repository root:  python3 Benchmarks/openid_throughput.py [--thread-scheduling inherited]
 """
 import argparse
 import json
@@ -40,8 +40,8 @@ def main():
     arguments.add_argument("--connections", type=int, default=64)
     arguments.add_argument("--concurrency", type=int, default=16, help="concurrent clients of the token endpoint")
     arguments.add_argument("--kinship", help="a built kinship executable (default: build it in release mode)")
-    arguments.add_argument("--thread-scheduling", choices=["inherited", "batch"], default="inherited",
-                           help="the server's --thread-scheduling (default: the server's default, inherited)")
+    arguments.add_argument("--thread-scheduling", choices=["batch", "inherited"], default="batch",
+                           help="the server's --thread-scheduling (default: batch, the server's default)")
     options = arguments.parse_args()
 
     ensure_wrk()

@@ -21,8 +21,9 @@ import Glibc
 /// that load with a p99 of 7.4–7.8 ms instead of 7.9–8.9; `/me` alone at 53,000 requests a second
 /// was unchanged. The price is paid under long bursts of CPU: while logins kept both cores busy with
 /// bcrypt, a friend request's median went from 0.6 to 5.0 ms (p99 about the same), as each of its
-/// hand-overs waited for a bcrypt turn to end. So it is a choice for deployments whose load is
-/// mostly token requests, and the threads keep the policy the process started with unless asked.
+/// hand-overs waited for a bcrypt turn to end — a few milliseconds more while logins themselves took
+/// seconds. `kinship serve` batch-schedules by default; the library leaves threads as they started
+/// unless asked.
 public enum ThreadScheduling: String, Sendable, CaseIterable {
     /// As the process was started: the kernel's default, or what systemd's `CPUSchedulingPolicy=`
     /// or `chrt` chose.

@@ -12,8 +12,8 @@
   from the file holds.
 - Event loops: one per processor the server may run on (its CPU affinity), unless
   NIO_SINGLETON_GROUP_LOOP_COUNT says otherwise.
-- Thread scheduling: --thread-scheduling batch puts the event loops and the SQLite threads, and
-  only them, under SCHED_BATCH; by default every thread keeps the policy it started with.
+- Thread scheduling: by default the event loops and the SQLite threads, and only them, run under
+  SCHED_BATCH; --thread-scheduling inherited leaves every thread as it started.
 
     serve_config.py --kinship PATH --postgres URL
 """
@@ -96,9 +96,9 @@ def thread_policies(pid):
 
 
 def thread_scheduling(kinship, folder):
-    """--thread-scheduling batch: the event loops and the SQLite threads under SCHED_BATCH, the request
-    handlers' threads not; the default leaves every thread as it started; a typo is refused by name."""
-    for arguments, batched in ((("--thread-scheduling", "batch"), True), ((), False)):
+    """By default the event loops and the SQLite threads under SCHED_BATCH, the request handlers' threads
+    not; --thread-scheduling inherited leaves every thread as it started; a typo is refused by name."""
+    for arguments, batched in (((), True), (("--thread-scheduling", "inherited"), False)):
         server, _, _ = start_server(kinship, os.path.join(folder, "scheduling.sqlite"), folder, log_level="info", extra=arguments)
         try:
             policies = thread_policies(server.pid)
@@ -106,7 +106,7 @@ def thread_scheduling(kinship, folder):
             stop(server)
         io = {name: policy for name, policy in policies.items() if name.startswith(("NIO-SGLTN-", "sqlite-"))}
         others = {name: policy for name, policy in policies.items() if name not in io}
-        label = "with batch" if batched else "by default"
+        label = "by default" if batched else "inherited"
         expected = {os.SCHED_BATCH if batched else os.SCHED_OTHER}
         check(f"{label}: the event loops and the SQLite threads run under {'SCHED_BATCH' if batched else 'SCHED_OTHER'}",
               len(io) >= 3 and all(policy == expected for policy in io.values()), policies)

@@ -115,9 +115,9 @@ struct ResolvedServeSettings {
             throw SettingsError("\(settings.origin(of: "log_level")) is \(level); use trace, debug, info, notice, warning, error or critical.")
         }
         self.logLevel = logLevel
-        let scheduling = settings.string("thread_scheduling", default: ThreadScheduling.inherited.rawValue)
+        let scheduling = settings.string("thread_scheduling", default: ThreadScheduling.batch.rawValue)
         guard let threadScheduling = ThreadScheduling(rawValue: scheduling) else {
-            throw SettingsError("\(settings.origin(of: "thread_scheduling")) is \(scheduling); use inherited or batch.")
+            throw SettingsError("\(settings.origin(of: "thread_scheduling")) is \(scheduling); use batch or inherited.")
         }
         self.threadScheduling = threadScheduling
     }

@@ -52,10 +52,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("thread-scheduling"),
         help: ArgumentHelp(
-            "inherited or batch (default: inherited): how Linux schedules the event loops and the database threads.",
+            "batch or inherited (default: batch): how Linux schedules the event loops and the database threads.",
             discussion: "batch (SCHED_BATCH) lets them wait for the running request handler's turn when they wake instead of "
                 + "preempting it: measured on 2 cores, a code exchange took 7-13% less CPU and refresh grants ran 10-18% faster, "
-                + "but while logins kept every core busy hashing passwords, light requests waited a few milliseconds more. "
+                + "while logins keeping every core busy hashing passwords made light requests wait a few milliseconds more. "
                 + "inherited keeps the policy the process started with (the kernel's default, or systemd's CPUSchedulingPolicy=).",
             valueName: "policy"
         )
