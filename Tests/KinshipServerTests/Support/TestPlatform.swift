@@ -5,6 +5,7 @@ import HummingbirdTesting
 import KinshipServer
 import Logging
 import NIOCore
+import PostgresKit
 
 /// A platform on a scratch database, opened for one test and removed after it. Its clock stands
 /// still unless the test moves it.
@@ -36,7 +37,18 @@ func withPlatform<Result: Sendable>(
     } catch {
         await platform.close()
         await scratch.remove()
-        throw error
+        throw ExplainedPostgresError(error) ?? error
+    }
+}
+
+/// A PostgreSQL error with what PostgresNIO leaves out of its description (the server's message,
+/// the statement), so that a test failing on one says why.
+struct ExplainedPostgresError: Error, CustomStringConvertible {
+    let description: String
+
+    init?(_ error: any Error) {
+        guard let error = error as? PSQLError else { return nil }
+        description = String(reflecting: error)
     }
 }
 
