@@ -14,7 +14,7 @@ enum ThreadSchedulingReport {
             logger.info("Event loops and database threads scheduled", metadata: ["thread_scheduling": "\(scheduling.rawValue)"])
         } else {
             logger.warning(
-                "The system refused the thread scheduling policy; the event loops and database threads keep the kernel's default. Set --thread-scheduling inherited to silence this.",
+                "The system refused the thread scheduling policy; the event loops and database threads keep the policy the process started with. Set --thread-scheduling inherited to silence this.",
                 metadata: ["thread_scheduling": "\(scheduling.rawValue)"]
             )
         }
